@@ -1,0 +1,8 @@
+#!/bin/bash
+# The kernel booted and reached the test init with the interfaces the suite needs.
+. /s61/lib.sh
+uname -a
+[ -d /sys/kernel/debug/shrinker ] || fail "no /sys/kernel/debug/shrinker (CONFIG_SHRINKER_DEBUG?)"
+[ -f /sys/fs/cgroup/cgroup.controllers ] || fail "cgroup2 not mounted"
+grep -qw memory /sys/fs/cgroup/cgroup.controllers || fail "no memory controller (CONFIG_MEMCG?)"
+pass

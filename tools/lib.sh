@@ -1,0 +1,101 @@
+# shellcheck shell=bash disable=SC2034  # variables are used by the scripts that source this file
+# Common helpers for the tools of this repository. Sourced, never run.
+#
+# Layout outside the tracked files:
+#   $S61_CACHE            shared by every clone on this machine (~/.cache/shrinker61)
+#     base.git            bare repository holding the imported linux-source tree
+#     ccache/             compiler cache
+#   $S61_WORK             private to this clone (<clone>/.work, git-ignored)
+#     linux/              the kernel checkout (git clone --shared of base.git)
+#     build/<config>/     kbuild output (O=) per config
+#     logs/               build and boot logs
+
+set -o pipefail
+
+S61_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+S61_CACHE=${S61_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/shrinker61}
+S61_WORK=${S61_WORK:-$S61_ROOT/.work}
+S61_BASE_GIT=$S61_CACHE/base.git
+S61_LINUX=$S61_WORK/linux
+S61_STACK_FILE=$S61_ROOT/branch-stack.txt
+S61_PATCHES=$S61_ROOT/patches
+S61_SRC_PKG=linux-source-6.1
+S61_SRC_TARBALL=${S61_SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+export CCACHE_DIR=${CCACHE_DIR:-$S61_CACHE/ccache}
+
+s61_prog=$(basename "$0")
+
+die() {
+	printf '%s: error: %s\n' "$s61_prog" "$*" >&2
+	exit 1
+}
+
+warn() {
+	printf '%s: warning: %s\n' "$s61_prog" "$*" >&2
+}
+
+info() {
+	printf '%s: %s\n' "$s61_prog" "$*" >&2
+}
+
+# The base line of branch-stack.txt: "base <package> <version>".
+stack_base_version() {
+	awk '$1 == "base" { print $3; exit }' "$S61_STACK_FILE"
+}
+
+stack_base_package() {
+	awk '$1 == "base" { print $2; exit }' "$S61_STACK_FILE"
+}
+
+# The ordered topic branches of branch-stack.txt (comments and base skipped).
+stack_branches() {
+	sed -e 's/#.*//' "$S61_STACK_FILE" | awk 'NF && $1 != "base" { print $1 }'
+}
+
+stack_top() {
+	local b top=base
+	for b in $(stack_branches); do
+		top=$b
+	done
+	echo "$top"
+}
+
+# Parent of a branch in the stack ("base" for the first).
+stack_parent() {
+	local want=$1 prev=base b
+	for b in $(stack_branches); do
+		if [ "$b" = "$want" ]; then
+			echo "$prev"
+			return 0
+		fi
+		prev=$b
+	done
+	return 1
+}
+
+stack_has_branch() {
+	local b
+	[ "$1" = base ] && return 0
+	for b in $(stack_branches); do
+		[ "$b" = "$1" ] && return 0
+	done
+	return 1
+}
+
+kgit() {
+	git -C "$S61_LINUX" "$@"
+}
+
+require_checkout() {
+	[ -d "$S61_LINUX/.git" ] ||
+		die "no kernel checkout at $S61_LINUX; run 'tools/stack init' (or 'make') first"
+}
+
+# S61_SRC_VERSION overrides the package database (for the tools' own tests).
+installed_pkg_version() {
+	if [ -n "${S61_SRC_VERSION:-}" ]; then
+		echo "$S61_SRC_VERSION"
+		return 0
+	fi
+	dpkg-query -W -f='${Version}' "$1" 2>/dev/null
+}
