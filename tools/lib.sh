@@ -87,7 +87,7 @@ kgit() {
 }
 
 require_checkout() {
-	[ -d "$S61_LINUX/.git" ] ||
+	[ -e "$S61_LINUX/.git" ] ||
 		die "no kernel checkout at $S61_LINUX; run 'tools/stack init' (or 'make') first"
 }
 

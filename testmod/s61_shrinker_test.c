@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * s61_shrinker_test: a shrinker whose behaviour the guest tests control, to
+ * check the properties of the lockless slab shrink port on Linux 6.1.
+ *
+ * The shrinker counts nr_objects objects; a scan "frees" up to nr_to_scan of
+ * them. With block=1 the first scan to arrive waits (interruptibly) until
+ * "release" is written or block is set to 0, so a test can keep a reclaimer
+ * inside a shrinker while it mounts, unmounts or reclaims elsewhere. Only one
+ * scan blocks at a time: the others go through, so that a second reclaimer
+ * can show whether it still reaches the shrinkers behind this one.
+ *
+ * Load-time parameters: nr_objects, block, sleep_ms, memcg_aware, numa_aware,
+ * nonslab (needs memcg_aware). Run-time control and state are in debugfs,
+ * /sys/kernel/debug/s61_shrinker_test/:
+ *   nr_objects  (rw) objects that count_objects reports
+ *   block       (rw) 1: the next scan waits for release
+ *   sleep_ms    (rw) every scan sleeps this long first
+ *   release     (w)  wake the blocked scan; also sets block to 0
+ *   in_scan     (r)  1 while a scan is blocked
+ *   scans, counts, freed (r) calls of scan and count, objects freed
+ *   memcg_item  (w)  with memcg_aware=1 and kmem accounting off: put an
+ *                    item of the writer's memcg on the shrinker's list_lru
+ *                    (see s61_memcg_item_write()); memcg_items (r) counts them
+ *   api         (r)  "new" (shrinker_alloc) or "old" (register_shrinker)
+ *   lockless    (r)  "yes" when the kernel's shrinker header has the
+ *                    lockless pinning (shrinker_try_get), else "no"
+ * The shrinker is named "s61-test" (debugfs: shrinker/s61-test-<id>).
+ *
+ * It builds against both shrinker APIs: the shrinker_alloc() family where
+ * include/linux/shrinker.h defines SHRINKER_ALLOCATED (preferred where both
+ * exist), else register_shrinker() with the shrinker embedded here.
+ * Building with S61_FORCE_OLD_API=y selects the old API where both exist.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/jiffies.h>
+#include <linux/kernel.h>
+#include <linux/list_lru.h>
+#include <linux/memcontrol.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/shrinker.h>
+#include <linux/string.h>
+#include <linux/wait.h>
+
+#if defined(SHRINKER_ALLOCATED) && !defined(S61_FORCE_OLD_API)
+#define S61_NEW_API 1
+#define S61_API "new"
+#else
+#define S61_API "old"
+#endif
+
+/* Kbuild defines this when the shrinker header has shrinker_try_get(). */
+#ifdef S61_LOCKLESS_SHRINK
+#define S61_LOCKLESS "yes"
+#else
+#define S61_LOCKLESS "no"
+#endif
+
+#define S61_SHRINKER_NAME "s61-test"
+#define S61_MAX_ITEMS 16
+
+static unsigned long nr_objects = 1024;
+module_param(nr_objects, ulong, 0444);
+MODULE_PARM_DESC(nr_objects, "objects reported by count_objects at load (debugfs: nr_objects)");
+
+static bool block;
+module_param(block, bool, 0444);
+MODULE_PARM_DESC(block, "1: the first scan waits for a write to debugfs release");
+
+static unsigned int sleep_ms;
+module_param(sleep_ms, uint, 0444);
+MODULE_PARM_DESC(sleep_ms, "every scan sleeps this many milliseconds");
+
+static bool memcg_aware;
+module_param(memcg_aware, bool, 0444);
+MODULE_PARM_DESC(memcg_aware, "register with SHRINKER_MEMCG_AWARE");
+
+static bool numa_aware;
+module_param(numa_aware, bool, 0444);
+MODULE_PARM_DESC(numa_aware, "register with SHRINKER_NUMA_AWARE");
+
+static bool nonslab;
+module_param(nonslab, bool, 0444);
+MODULE_PARM_DESC(nonslab, "register with SHRINKER_NONSLAB (needs memcg_aware)");
+
+/* An item on the list_lru, in a pinned user page (see memcg_item). */
+struct s61_item {
+	struct page *page;
+	struct list_head *node;
+};
+
+struct s61_test {
+#ifdef S61_NEW_API
+	struct shrinker *shrinker;
+#else
+	struct shrinker shrinker;
+#endif
+	atomic_long_t nr_objects;
+	atomic_long_t scans;
+	atomic_long_t counts;
+	atomic_long_t freed;
+	/* Scans wait on @wq while @block is set; @blocked: one is waiting. */
+	wait_queue_head_t wq;
+	bool block;
+	atomic_t blocked;
+	u32 sleep_ms;
+	/* Set by module exit: nothing waits or sleeps any more. */
+	bool exiting;
+	/* The memcg_item list_lru (memcg_aware=1 only) and its items. */
+	struct list_lru lru;
+	bool lru_ready;
+	struct mutex items_lock;	/* nr_items, items */
+	u32 nr_items;
+	struct s61_item items[S61_MAX_ITEMS];
+	struct dentry *dir;
+};
+
+static struct s61_test s61;
+
+static struct s61_test *s61_from_shrinker(struct shrinker *shrink)
+{
+#ifdef S61_NEW_API
+	return shrink->private_data;
+#else
+	return container_of(shrink, struct s61_test, shrinker);
+#endif
+}
+
+static bool s61_may_go(struct s61_test *t)
+{
+	return !READ_ONCE(t->block) || READ_ONCE(t->exiting);
+}
+
+static void s61_set_block(struct s61_test *t, bool on)
+{
+	WRITE_ONCE(t->block, on);
+	if (!on)
+		wake_up_all(&t->wq);
+}
+
+/*
+ * With block set, the first scan waits until release (or block=0 or module
+ * exit); scans arriving meanwhile do not wait. Returns -ERESTARTSYS when a
+ * signal ended the wait.
+ */
+static int s61_maybe_block(struct s61_test *t)
+{
+	int ret;
+
+	if (s61_may_go(t) || atomic_cmpxchg(&t->blocked, 0, 1) != 0)
+		return 0;
+	pr_info("scan blocked (pid %d, %s)\n", task_pid_nr(current), current->comm);
+	ret = wait_event_interruptible(t->wq, s61_may_go(t));
+	atomic_set(&t->blocked, 0);
+	pr_info("scan released (pid %d)%s\n", task_pid_nr(current),
+		ret ? " by a signal" : "");
+	return ret;
+}
+
+static unsigned long s61_count_objects(struct shrinker *shrink,
+				       struct shrink_control *sc)
+{
+	struct s61_test *t = s61_from_shrinker(shrink);
+	long n = atomic_long_read(&t->nr_objects);
+
+	atomic_long_inc(&t->counts);
+	return n > 0 ? n : SHRINK_EMPTY;
+}
+
+static unsigned long s61_scan_objects(struct shrinker *shrink,
+				      struct shrink_control *sc)
+{
+	struct s61_test *t = s61_from_shrinker(shrink);
+	unsigned int ms;
+	long old, n;
+
+	atomic_long_inc(&t->scans);
+	if (s61_maybe_block(t))
+		return SHRINK_STOP;
+
+	ms = READ_ONCE(t->sleep_ms);
+	if (ms)
+		wait_event_interruptible_timeout(t->wq, READ_ONCE(t->exiting),
+						 msecs_to_jiffies(ms));
+
+	/* Leave sc->nr_scanned alone: do_shrink_slab() counts it down. */
+	old = atomic_long_read(&t->nr_objects);
+	do {
+		n = clamp_t(long, sc->nr_to_scan, 0, max(old, 0L));
+	} while (n && !atomic_long_try_cmpxchg(&t->nr_objects, &old, old - n));
+
+	atomic_long_add(n, &t->freed);
+	return n;
+}
+
+static int s61_nr_objects_get(void *data, u64 *val)
+{
+	struct s61_test *t = data;
+
+	*val = max(atomic_long_read(&t->nr_objects), 0L);
+	return 0;
+}
+
+static int s61_nr_objects_set(void *data, u64 val)
+{
+	struct s61_test *t = data;
+
+	atomic_long_set(&t->nr_objects, min_t(u64, val, LONG_MAX));
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(s61_nr_objects_fops, s61_nr_objects_get,
+			 s61_nr_objects_set, "%llu\n");
+
+static int s61_block_get(void *data, u64 *val)
+{
+	struct s61_test *t = data;
+
+	*val = READ_ONCE(t->block);
+	return 0;
+}
+
+static int s61_block_set(void *data, u64 val)
+{
+	s61_set_block(data, val != 0);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(s61_block_fops, s61_block_get, s61_block_set, "%llu\n");
+
+static int s61_in_scan_get(void *data, u64 *val)
+{
+	struct s61_test *t = data;
+
+	*val = atomic_read(&t->blocked);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(s61_in_scan_fops, s61_in_scan_get, NULL, "%llu\n");
+
+static int s61_scans_get(void *data, u64 *val)
+{
+	*val = atomic_long_read(&((struct s61_test *)data)->scans);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(s61_scans_fops, s61_scans_get, NULL, "%llu\n");
+
+static int s61_counts_get(void *data, u64 *val)
+{
+	*val = atomic_long_read(&((struct s61_test *)data)->counts);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(s61_counts_fops, s61_counts_get, NULL, "%llu\n");
+
+static int s61_freed_get(void *data, u64 *val)
+{
+	*val = atomic_long_read(&((struct s61_test *)data)->freed);
+	return 0;
+}
+
+DEFINE_DEBUGFS_ATTRIBUTE(s61_freed_fops, s61_freed_get, NULL, "%llu\n");
+
+/* Any write to "release" wakes the blocked scan and clears block. */
+static ssize_t s61_release_write(struct file *file, const char __user *buf,
+				 size_t len, loff_t *ppos)
+{
+	s61_set_block(file->private_data, false);
+	return len;
+}
+
+static const struct file_operations s61_release_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = s61_release_write,
+	.llseek = noop_llseek,
+};
+
+/*
+ * A write to "memcg_item" puts an item of the writer's memcg on the
+ * shrinker's memcg-aware list_lru, so that list_lru_add() sets this
+ * shrinker's bit in the memcg's shrinker map and shrink_slab_memcg() visits
+ * it for that memcg. With kmem accounting off (cgroup.memory=nokmem) no
+ * kernel object belongs to a memcg, so the item (a list_head) is placed in
+ * the page of the written buffer itself: a user page, charged to the memcg
+ * of the writing task, which is pinned until module exit. The item sits 64
+ * bytes into the buffer, clear of what a user-space free() may write; the
+ * buffer must reach 64 + 16 bytes into its page. With kmem accounting on
+ * the memcg would need its own lists, so this is refused.
+ */
+static ssize_t s61_memcg_item_write(struct file *file, const char __user *buf,
+				    size_t len, loff_t *ppos)
+{
+	struct s61_test *t = file->private_data;
+	unsigned long addr = (unsigned long)buf;
+	size_t off = ALIGN(offset_in_page(addr) + 64, sizeof(struct list_head));
+	struct s61_item *item;
+	struct page *page;
+	ssize_t ret;
+
+	if (!t->lru_ready || memcg_kmem_enabled())
+		return -EOPNOTSUPP;
+	if (off + sizeof(struct list_head) > min(offset_in_page(addr) + len, PAGE_SIZE))
+		return -EINVAL;
+
+	mutex_lock(&t->items_lock);
+	ret = -ENOSPC;
+	if (t->nr_items == S61_MAX_ITEMS)
+		goto out;
+	ret = pin_user_pages_fast(addr, 1, FOLL_WRITE | FOLL_LONGTERM, &page);
+	if (ret != 1) {
+		ret = ret < 0 ? ret : -EFAULT;
+		goto out;
+	}
+	item = &t->items[t->nr_items];
+	item->page = page;
+	item->node = page_address(page) + off;
+	INIT_LIST_HEAD(item->node);
+	list_lru_add(&t->lru, item->node);
+	WRITE_ONCE(t->nr_items, t->nr_items + 1);
+	ret = len;
+out:
+	mutex_unlock(&t->items_lock);
+	return ret;
+}
+
+static const struct file_operations s61_memcg_item_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = s61_memcg_item_write,
+	.llseek = noop_llseek,
+};
+
+static void s61_items_release(struct s61_test *t)
+{
+	u32 i;
+
+	if (!t->lru_ready)
+		return;
+	for (i = 0; i < t->nr_items; i++) {
+		list_lru_del(&t->lru, t->items[i].node);
+		unpin_user_page(t->items[i].page);
+	}
+	t->nr_items = 0;
+	list_lru_destroy(&t->lru);
+	t->lru_ready = false;
+}
+
+/* Read-only constant strings ("api", "lockless"). */
+static ssize_t s61_str_read(struct file *file, char __user *buf, size_t len,
+			    loff_t *ppos)
+{
+	const char *s = file->private_data;
+
+	return simple_read_from_buffer(buf, len, ppos, s, strlen(s));
+}
+
+static const struct file_operations s61_str_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = s61_str_read,
+	.llseek = default_llseek,
+};
+
+static void s61_debugfs_init(struct s61_test *t)
+{
+	struct dentry *dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+
+	t->dir = dir;
+	debugfs_create_file_unsafe("nr_objects", 0644, dir, t, &s61_nr_objects_fops);
+	debugfs_create_file_unsafe("block", 0644, dir, t, &s61_block_fops);
+	debugfs_create_u32("sleep_ms", 0644, dir, &t->sleep_ms);
+	debugfs_create_file("release", 0200, dir, t, &s61_release_fops);
+	debugfs_create_file_unsafe("in_scan", 0444, dir, t, &s61_in_scan_fops);
+	debugfs_create_file_unsafe("scans", 0444, dir, t, &s61_scans_fops);
+	debugfs_create_file_unsafe("counts", 0444, dir, t, &s61_counts_fops);
+	debugfs_create_file_unsafe("freed", 0444, dir, t, &s61_freed_fops);
+	debugfs_create_file("memcg_item", 0200, dir, t, &s61_memcg_item_fops);
+	debugfs_create_u32("memcg_items", 0444, dir, &t->nr_items);
+	debugfs_create_file("api", 0444, dir, (void *)(S61_API "\n"), &s61_str_fops);
+	debugfs_create_file("lockless", 0444, dir, (void *)(S61_LOCKLESS "\n"),
+			    &s61_str_fops);
+}
+
+static unsigned int s61_shrinker_flags(void)
+{
+	unsigned int flags = 0;
+
+	if (memcg_aware)
+		flags |= SHRINKER_MEMCG_AWARE;
+	if (numa_aware)
+		flags |= SHRINKER_NUMA_AWARE;
+	if (nonslab)
+		flags |= SHRINKER_NONSLAB;
+	return flags;
+}
+
+#ifdef S61_NEW_API
+static int s61_shrinker_register(struct s61_test *t)
+{
+	struct shrinker *shrinker;
+
+	shrinker = shrinker_alloc(s61_shrinker_flags(), S61_SHRINKER_NAME);
+	if (!shrinker)
+		return -ENOMEM;
+	shrinker->count_objects = s61_count_objects;
+	shrinker->scan_objects = s61_scan_objects;
+	shrinker->seeks = DEFAULT_SEEKS;
+	shrinker->private_data = t;
+	t->shrinker = shrinker;
+	if (memcg_aware) {
+		if (list_lru_init_memcg(&t->lru, shrinker)) {
+			shrinker_free(shrinker);
+			t->shrinker = NULL;
+			return -ENOMEM;
+		}
+		t->lru_ready = true;
+	}
+	shrinker_register(shrinker);
+	return 0;
+}
+
+static void s61_shrinker_unregister(struct s61_test *t)
+{
+	s61_items_release(t);
+	shrinker_free(t->shrinker);
+	t->shrinker = NULL;
+}
+#else
+static int s61_shrinker_register(struct s61_test *t)
+{
+	int ret;
+
+	t->shrinker.count_objects = s61_count_objects;
+	t->shrinker.scan_objects = s61_scan_objects;
+	t->shrinker.seeks = DEFAULT_SEEKS;
+	t->shrinker.flags = s61_shrinker_flags();
+	ret = register_shrinker(&t->shrinker, S61_SHRINKER_NAME);
+	if (ret || !memcg_aware)
+		return ret;
+	/* The lru takes the memcg shrinker id that registering assigned. */
+	if (list_lru_init_memcg(&t->lru, &t->shrinker)) {
+		unregister_shrinker(&t->shrinker);
+		return -ENOMEM;
+	}
+	t->lru_ready = true;
+	return 0;
+}
+
+static void s61_shrinker_unregister(struct s61_test *t)
+{
+	s61_items_release(t);
+	unregister_shrinker(&t->shrinker);
+}
+#endif
+
+static int __init s61_init(void)
+{
+	struct s61_test *t = &s61;
+	int ret;
+
+	if (nonslab && !memcg_aware) {
+		pr_err("nonslab=1 needs memcg_aware=1\n");
+		return -EINVAL;
+	}
+
+	atomic_long_set(&t->nr_objects, min_t(unsigned long, nr_objects, LONG_MAX));
+	init_waitqueue_head(&t->wq);
+	mutex_init(&t->items_lock);
+	t->block = block;
+	t->sleep_ms = sleep_ms;
+
+	s61_debugfs_init(t);
+	ret = s61_shrinker_register(t);
+	if (ret) {
+		debugfs_remove_recursive(t->dir);
+		pr_err("cannot register the shrinker: %d\n", ret);
+		return ret;
+	}
+	pr_info("loaded: %s API, lockless %s, nr_objects %lu, block %d, flags %#x\n",
+		S61_API, S61_LOCKLESS, nr_objects, block,
+		s61_shrinker_flags());
+	return 0;
+}
+
+static void __exit s61_exit(void)
+{
+	struct s61_test *t = &s61;
+
+	/* No more writes to block/release; then let every scan go ... */
+	debugfs_remove_recursive(t->dir);
+	WRITE_ONCE(t->exiting, true);
+	wake_up_all(&t->wq);
+	/* ... so that unregistering, which waits for running scans, finishes. */
+	s61_shrinker_unregister(t);
+	pr_info("unloaded: %ld scans, %ld counts, %ld objects freed\n",
+		atomic_long_read(&t->scans), atomic_long_read(&t->counts),
+		atomic_long_read(&t->freed));
+}
+
+module_init(s61_init);
+module_exit(s61_exit);
+
+MODULE_DESCRIPTION("Controllable shrinker for testing the lockless slab shrink port");
+MODULE_LICENSE("GPL");
