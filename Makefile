@@ -37,8 +37,8 @@ boot: stack
 
 lint: deps-lint
 	shellcheck -x -e SC1091 tools/lib.sh tools/stack tools/deps tools/kbuild tools/guest-test \
-		tools/boot-test-branches tools/checkpatch tools/lib-query qemu/run qemu/mkinitramfs \
-		tests/*.sh .ci/run
+		tools/boot-test-branches tools/checkpatch tools/lib-query tools/testmod \
+		qemu/run qemu/mkinitramfs tests/*.sh .ci/run
 	shellcheck -x -e SC1091 -s bash rootfs-overlay/s61/init rootfs-overlay/s61/lib.sh \
 		rootfs-overlay/s61/tests/*/*.sh
 	@echo "lint: shellcheck clean"

@@ -75,3 +75,85 @@ memcg_create() {
 memcg_stat() {
 	awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"
 }
+
+# Milliseconds since the epoch (bash's EPOCHREALTIME; no fork).
+now_ms() {
+	local t=${EPOCHREALTIME/./}
+	echo $((t / 1000))
+}
+
+# Start "$@" in the background as job $1 (a name); bg_wait collects it.
+# Sets BG_PID (the subshell that runs the command).
+bg_start() {
+	local f=/tmp/s61-bg.$1
+	shift
+	rm -f "$f" "$f.tmp"
+	(
+		t0=${EPOCHREALTIME/./}
+		"$@"
+		rc=$?
+		t1=${EPOCHREALTIME/./}
+		echo "$rc $(((t1 - t0) / 1000))" >"$f.tmp"
+		mv "$f.tmp" "$f"
+	) &
+	# shellcheck disable=SC2034  # for the caller
+	BG_PID=$!
+}
+
+# Wait at most $2 seconds for background job $1 of bg_start. Unlike
+# timeout(1), this returns at the deadline even when the command sleeps
+# uninterruptibly in the kernel (a mount waiting for a kernel lock cannot be
+# killed); the command then keeps running, and a later bg_wait may still
+# collect it. Sets BG_MS: the command's run time in ms, or how long this
+# call waited. Returns the command's exit status, or 124 if still running.
+bg_wait() {
+	local f=/tmp/s61-bg.$1 limit=$(($2 * 1000)) t0 rc ms
+	t0=$(now_ms)
+	while [ ! -e "$f" ]; do
+		BG_MS=$(($(now_ms) - t0))
+		[ "$BG_MS" -lt "$limit" ] || return 124
+		sleep 0.1
+	done
+	read -r rc ms <"$f"
+	BG_MS=$ms
+	return "$rc"
+}
+
+# Run "$@" for at most $1 seconds (see bg_wait). Sets BG_MS and BG_PID.
+bounded() {
+	local secs=$1
+	shift
+	bg_start bounded "$@"
+	bg_wait bounded "$secs"
+}
+
+# Poll "$@" every 0.1 s until it succeeds, for at most $1 seconds.
+wait_until() {
+	local limit=$(($1 * 1000)) t0
+	shift
+	t0=$(now_ms)
+	until "$@"; do
+		[ $(($(now_ms) - t0)) -lt "$limit" ] || return 1
+		sleep 0.1
+	done
+}
+
+# Reclaim from memcg directory $1 through memory.reclaim, $2 rounds
+# (default 3) of 64M; failures (EAGAIN: nothing more to reclaim) are fine.
+memcg_try_reclaim() {
+	local cg=$1 n=${2:-3} i
+	for ((i = 0; i < n; i++)); do
+		echo 64M >"$cg/memory.reclaim" 2>/dev/null
+	done
+	return 0
+}
+
+# Run "$@" in a new bash that first joins cgroup directory $1, so that what
+# it allocates is charged there. The functions of this file are available;
+# the caller's own must be exported (export -f).
+in_memcg() {
+	local cg=$1
+	shift
+	# shellcheck disable=SC2016  # expanded by the inner bash
+	bash -c '. /s61/lib.sh && echo $$ >"$0/cgroup.procs" && "$@"' "$cg" "$@"
+}

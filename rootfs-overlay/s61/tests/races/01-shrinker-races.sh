@@ -1,0 +1,119 @@
+#!/bin/bash
+# For a fixed time (s61.race_secs=, default 60), run at the same time: tmpfs
+# mount/umount storms, drop_caches, memory.reclaim in several memcgs, memcg
+# mkdir/rmdir with charged dentries (nr_deferred reparenting), test-module
+# load/unload, reads of every debugfs shrinker "count" and writes of "scan"
+# while shrinkers come and go, and stress-ng --ramfs. Every worker must stop
+# by itself; afterwards reclaim must still work. Splats and leaks are judged
+# by the host from the console (the init runs a kmemleak scan at the end).
+. /s61/lib.sh
+secs=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^s61.race_secs=//p')
+secs=${secs:-60}
+end=$(($(date +%s) + secs))
+work=/tmp/races
+mkdir -p "$work"
+mount_ext4 /mnt/race 64 || fail "cannot make an ext4 file system"
+mkdir -p /mnt/race/d
+grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+for i in 1 2 3; do mkdir -p /sys/fs/cgroup/race$i; done
+
+running() { [ "$(date +%s)" -lt "$end" ]; }
+count() { echo $(($(cat "$work/$1" 2>/dev/null || echo 0) + 1)) >"$work/$1"; }
+
+mount_storm() {
+	local n=0 m=$work/mnt$1
+	mkdir -p "$m"
+	while running; do
+		mount -t tmpfs race "$m" && touch "$m/f" && umount "$m" && n=$((n + 1))
+	done
+	echo "$n" >"$work/mounts$1"
+}
+drop_caches() {
+	local n=0
+	while running; do echo 2 >/proc/sys/vm/drop_caches; n=$((n + 1)); sleep 0.2; done
+	echo "$n" >"$work/drops"
+}
+memcg_reclaim() {
+	local n=0 cg=/sys/fs/cgroup/race$1 i=0
+	while running; do
+		# charge some dentries to this memcg, then reclaim them
+		bash -c "echo \$\$ >$cg/cgroup.procs; for ((j = 0; j < 500; j++)); do [ -e /mnt/race/d/r$1-$i-\$j ]; done"
+		echo 8M >"$cg/memory.reclaim" 2>/dev/null
+		n=$((n + 1)) i=$((i + 1))
+	done
+	echo "$n" >"$work/reclaims$1"
+}
+memcg_churn() {
+	local n=0 cg
+	while running; do
+		cg=/sys/fs/cgroup/churn$n
+		mkdir "$cg" || break
+		bash -c "echo \$\$ >$cg/cgroup.procs; for ((j = 0; j < 300; j++)); do [ -e /mnt/race/d/c$n-\$j ]; done"
+		rmdir "$cg" 2>/dev/null || { sleep 0.1; rmdir "$cg"; }
+		n=$((n + 1))
+	done
+	echo "$n" >"$work/memcgs"
+}
+module_churn() {
+	local n=0 ko=/s61/modules/s61_shrinker_test.ko
+	[ -f "$ko" ] || { echo skipped >"$work/modules"; return; }
+	while running; do
+		insmod "$ko" nr_objects=1000 && rmmod s61_shrinker_test && n=$((n + 1))
+	done
+	echo "$n" >"$work/modules"
+}
+debugfs_poke() {
+	local n=0 d
+	while running; do
+		for d in /sys/kernel/debug/shrinker/*; do
+			cat "$d/count" >/dev/null 2>&1
+			echo "0 0 100" >"$d/scan" 2>/dev/null
+		done
+		n=$((n + 1))
+	done
+	echo "$n" >"$work/debugfs"
+}
+
+pids=()
+mount_storm 1 & pids+=($!)
+mount_storm 2 & pids+=($!)
+drop_caches & pids+=($!)
+for i in 1 2 3; do memcg_reclaim $i & pids+=($!); done
+memcg_churn & pids+=($!)
+module_churn & pids+=($!)
+debugfs_poke & pids+=($!)
+stress-ng --ramfs 2 --timeout "${secs}s" --quiet >"$work/stress-ng.log" 2>&1 & pids+=($!)
+
+# Every worker checks the clock; allow one minute past the end for the
+# slowest step (TCG), then call it a hang.
+deadline=$((end + 60))
+for p in "${pids[@]}"; do
+	while kill -0 "$p" 2>/dev/null; do
+		if [ "$(date +%s)" -ge "$deadline" ]; then
+			ps -o pid,stat,args 2>/dev/null | head -30
+			cat /proc/"$p"/stack 2>/dev/null
+			fail "worker $p still running ${secs}s + 60s after the start: hung"
+		fi
+		sleep 1
+	done
+done
+stress=$(grep -c . "$work/stress-ng.log")
+echo "metric secs=$secs mounts=$(($(cat "$work/mounts1") + $(cat "$work/mounts2"))) drops=$(cat "$work/drops")" \
+	"reclaims=$(($(cat "$work/reclaims1") + $(cat "$work/reclaims2") + $(cat "$work/reclaims3")))" \
+	"memcgs=$(cat "$work/memcgs") modules=$(cat "$work/modules") debugfs_rounds=$(cat "$work/debugfs")"
+[ "$(cat "$work/mounts1")" -gt 0 ] || fail "no tmpfs mount completed"
+[ "$(cat "$work/memcgs")" -gt 0 ] || fail "no memcg was created and removed"
+[ "$stress" = 0 ] || { cat "$work/stress-ng.log"; echo "stress-ng printed the above"; }
+
+# Reclaim still works afterwards.
+echo 2 >/proc/sys/vm/drop_caches
+before=$(nr_negative)
+make_negative_dentries /mnt/race/d 10000
+echo 2 >/proc/sys/vm/drop_caches
+after=$(nr_negative)
+echo "after the race: negative dentries $before -> +10000 -> $after"
+[ $((before + 10000 - after)) -ge 9000 ] || fail "drop_caches no longer frees dentries"
+umount /mnt/race || fail "umount after the race failed"
+for i in 1 2 3; do rmdir /sys/fs/cgroup/race$i; done
+pass
