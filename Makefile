@@ -1,23 +1,34 @@
 # Lockless slab shrink for Linux 6.1 LTS: build, boot and test the branch stack.
 #
 #   make           install what is missing, materialize the stack, build its top,
-#                  boot it in QEMU and run the guest suite
+#                  boot it in QEMU and run the guest suites
 #   make check     the tests (what .ci/run runs)
-# Other targets: deps, stack, build, boot, lint, stack-tests, checkpatch,
-# boot-test, clean-work. Variables: CONFIG (boot), SUITES (smoke), BRANCH (top).
+#   make check-full  check + the soak race run + the other long checks
+# Other targets: deps, stack, build, boot, lint, tools-tests, checkpatch,
+# boot-test, check-top, soak, clean-work.
+# Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack),
+# RACE_SECS (60), SOAK_SECS (600).
 
 SHELL := /bin/bash
 CONFIG ?= boot
-SUITES ?= smoke
+SUITES ?= smoke,lockless
 BRANCH ?= $(shell tools/lib-query top 2>/dev/null)
+RACE_SECS ?= 60
+SOAK_SECS ?= 600
+SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
+SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/configs,$(SCRIPTS))
 
-.PHONY: all check deps deps-lint stack build boot lint stack-tests checkpatch boot-test clean-work
+.PHONY: all check check-full deps deps-lint stack build boot lint tools-tests \
+	stack-tests bisect-tests checkpatch boot-test check-top soak clean-work
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
-check: deps deps-lint lint stack-tests stack checkpatch boot-test
+check: deps deps-lint lint tools-tests stack checkpatch boot-test check-top
 	@echo "make check: all passed"
+
+check-full: check soak
+	@echo "make check-full: all passed"
 
 deps:
 	@tools/deps base
@@ -36,12 +47,15 @@ boot: stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
 lint: deps-lint
-	shellcheck -x -e SC1091 tools/lib.sh tools/stack tools/deps tools/kbuild tools/guest-test \
-		tools/boot-test-branches tools/checkpatch tools/lib-query tools/testmod \
-		qemu/run qemu/mkinitramfs tests/*.sh .ci/run
+	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -x -e SC1091 -s bash rootfs-overlay/s61/init rootfs-overlay/s61/lib.sh \
 		rootfs-overlay/s61/tests/*/*.sh
 	@echo "lint: shellcheck clean"
+
+tools-tests: stack-tests bisect-tests
+
+bisect-tests:
+	tests/test-bisect.sh
 
 stack-tests:
 	tests/test-stack.sh
@@ -51,6 +65,23 @@ checkpatch: stack
 
 boot-test: stack
 	tools/boot-test-branches
+
+# The top of the stack: KUnit, the lockless properties and a short race run;
+# the nokmem case; then the debug kernel (lockdep, PROVE_RCU, KASAN, kmemleak)
+# with the same plus fault injection; finally the lockless suite on base,
+# where the old stall must show (XFAIL), never pass.
+check-top: stack
+	tools/guest-test --config kunit --suites smoke,kunit,lockless,races \
+		--append s61.race_secs=$(RACE_SECS) $(BRANCH)
+	tools/guest-test --config kunit --suites lockless --only nokmem-umount \
+		--append cgroup.memory=nokmem $(BRANCH)
+	tools/guest-test --config debug --suites smoke,lockless,races,faults \
+		--append s61.race_secs=$(RACE_SECS) $(BRANCH)
+	tools/guest-test --config boot --suites lockless base
+
+soak: stack
+	tools/guest-test --config debug --suites races --timeout $$(($(SOAK_SECS) + 900)) \
+		--append "s61.race_secs=$(SOAK_SECS) s61.test_timeout=$$(($(SOAK_SECS) + 600))" $(BRANCH)
 
 clean-work:
 	rm -rf .work
