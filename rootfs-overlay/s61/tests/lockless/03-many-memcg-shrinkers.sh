@@ -54,18 +54,22 @@ mount_all() {
 bounded 60 mount_all || fail "mounting $M tmpfs failed or took over 60 s ($(our_mounts | wc -l) mounted)"
 echo "$M tmpfs mounts in ${BG_MS} ms; sb-tmpfs shrinkers: $(shrinker_count sb-tmpfs), all shrinkers: $(shrinker_names | wc -l)"
 
-old_ext4=$(shrinker_names | grep -c '^sb-ext4$')
+old_ext4=$(shrinker_names | grep -c '^sb-ext4:')
 declare -A seen=()
-for d in /sys/kernel/debug/shrinker/sb-ext4-*; do
+for d in /sys/kernel/debug/shrinker/sb-ext4:*; do
 	[ -d "$d" ] && seen[$d]=1
 done
 mount_ext4 "$ext" || fail "cannot make an ext4 file system"
 mkdir "$ext/d"
 sdir=
-for d in /sys/kernel/debug/shrinker/sb-ext4-*; do
+for d in /sys/kernel/debug/shrinker/sb-ext4:*; do
 	[ -d "$d" ] && [ -z "${seen[$d]:-}" ] && sdir=$d
 done
-[ -n "$sdir" ] || fail "no new sb-ext4-<id> shrinker in debugfs (there were $old_ext4)"
+if [ -z "$sdir" ]; then
+	grep " $ext " /proc/mounts
+	find /sys/kernel/debug/shrinker -maxdepth 1 ! -name 'sb-tmpfs-*' | sort
+	fail "no new sb-ext4:<dev>-<id> shrinker in debugfs (there were $old_ext4)"
+fi
 id=${sdir##*-}
 echo "ext4 superblock shrinker: ${sdir##*/} (debugfs id $id)"
 # Ids are handed out lowest-free-first, and the 140 mounts did not free any:

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Tests of tools/b4-series on the real stack: prep (enroll, cover letter,
+# To/Cc), send (dry-run mails, revision tag), roundtrip (git am of the mails
+# gives the top's tree) and that it catches broken mails, compare, reroll.
+#
+# Needs the kernel checkout with the stack applied ('make stack'). Uses a
+# series branch and tags of its own (b4/s61-b4-selftest, s61-b4/selftest/vN)
+# in the b4 worktree and a temporary mail directory, and removes them at the
+# end: the real series (b4/s61-lockless-shrink, s61-b4/vN) is left alone.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+export S61_B4_BRANCH=b4/s61-b4-selftest S61_B4_TAGS=s61-b4/selftest
+. "$here/tools/lib.sh"
+tool=$here/tools/b4-series
+WT=$S61_WORK/b4/linux
+t=$(mktemp -d)
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) $1"; }
+ko() { fail=$((fail + 1)); echo "not ok $((pass + fail)) $1"; [ -z "${2:-}" ] || echo "# $2"; }
+# The output of a run of the tool goes to $t/out (out_has and other checks
+# read it); the output of any other check command to $t/aout.
+outfile() { if [ "$1" = "$tool" ]; then echo "$t/out"; else echo "$t/aout"; fi; }
+check() {
+	local name=$1 o; shift; o=$(outfile "$1")
+	if "$@" >"$o" 2>&1; then ok "$name"; else ko "$name" "$(tail -3 "$o" | tr '\n' ' ')"; fi
+}
+check_fails() {
+	local name=$1 o; shift; o=$(outfile "$1")
+	if "$@" >"$o" 2>&1; then ko "$name" "succeeded but should fail"; else ok "$name"; fi
+}
+# shellcheck disable=SC2317  # called through check
+out_has() { grep -q -- "$1" "$t/out"; }
+timed() { local s=$SECONDS; check "$@"; echo "# $((SECONDS - s)) s"; }
+finish() {
+	echo "b4-roundtrip: $pass passed, $fail failed"
+	[ "$fail" = 0 ]
+	exit
+}
+wg() { git -C "$WT" "$@"; }
+
+cleanup() {
+	if [ -e "$WT/.git" ]; then
+		[ ! -d "$(wg rev-parse --git-path rebase-apply)" ] || wg am --abort >/dev/null 2>&1
+		if wg rev-parse -q --verify refs/heads/b4/s61-lockless-shrink >/dev/null; then
+			wg checkout -q -f b4/s61-lockless-shrink
+		else
+			wg checkout -q -f --detach
+		fi
+		wg branch -q -D "$S61_B4_BRANCH" >/dev/null 2>&1
+		wg tag -l "$S61_B4_TAGS/*" | xargs -r git -C "$WT" tag -d >/dev/null
+	fi
+	rm -rf "$t"
+}
+trap cleanup EXIT
+
+top=$(stack_top)
+if ! kgit rev-parse -q --verify "refs/heads/$top" >/dev/null 2>&1; then
+	ko "kernel checkout with the stack applied" "no branch $top in $S61_LINUX; run 'make stack'"
+	finish
+fi
+"$here/tools/deps" b4 || { ko "b4 installed" "tools/deps b4 failed"; finish; }
+# Leftovers of an interrupted run.
+cleanup
+mkdir -p "$t"
+n=$(kgit rev-list --count "base..$top")
+top_sha=$(kgit rev-parse "$top")
+base_sha=$(kgit rev-parse base)
+
+check "--help" "$tool" --help
+for c in prep send compare roundtrip info; do
+	check "$c --help" "$tool" "$c" --help
+done
+check_fails "unknown command fails" "$tool" frobnicate
+
+t0=$SECONDS
+timed "prep enrolls a new series" "$tool" prep
+cp "$t/out" "$t/prep1"
+for want in "branch: $S61_B4_BRANCH" "cover-strategy: branch-description" "prefixes: 6.1" \
+	"revision: 1" "base-branch: base" "end-commit: $top_sha"; do
+	if grep -qx -- "$want" "$t/prep1"; then ok "show-info: $want"; else ko "show-info: $want" "$(grep -v ^commit- "$t/prep1" | head -12 | tr '\n' '|')"; fi
+done
+check "branch tip is the top of the stack (history untouched)" test "$(wg rev-parse "$S61_B4_BRANCH")" = "$top_sha"
+wg config --get "branch.$S61_B4_BRANCH.description" >"$t/cover"
+check "cover letter has no EDITME" bash -c "! grep -q EDITME '$t/cover'"
+check "cover letter has no unfilled placeholder" bash -c "! grep -q '@@[A-Z]*@@' '$t/cover'"
+check "cover letter subject from docs/cover-letter.md" grep -qx "mm: shrinker: .*" <(head -1 "$t/cover")
+missing=
+for b in $(stack_branches); do
+	grep -Eq "^  $b +[0-9-]+ +[0-9]+ commits?$" "$t/cover" || missing="$missing $b"
+done
+check "cover letter lists every topic branch with its count${missing:+ (missing:$missing)}" test -z "$missing"
+check "cover letter has To: from get_maintainer.pl" grep -q '^To: .*@' "$t/cover"
+check "b4 settings are in the worktree's config" test "$(wg config --worktree --get sendemail.smtpserver)" = /bin/false
+check "the main checkout does not get them" test "$(kgit config --get sendemail.smtpserver)" != /bin/false
+cid=$(sed -n 's/^change-id: //p' "$t/prep1")
+timed "prep again" "$tool" prep
+check "prep again keeps change-id and revision" bash -c "grep -qx 'change-id: $cid' '$t/out' && grep -qx 'revision: 1' '$t/out'"
+t_prep=$((SECONDS - t0))
+
+s=$SECONDS
+timed "send writes the mails" "$tool" send -o "$t/mails"
+t_send=$((SECONDS - s))
+check "send says how many mails" out_has "^send: $((n + 1)) mails"
+check "$((n + 1)) .eml files" test "$(find "$t/mails" -name '*.eml' | wc -l)" = $((n + 1))
+nto=$(grep -l '^To: ' "$t/mails"/*.eml | wc -l)
+check "every mail has a To: header" test "$nto" = $((n + 1))
+check "no mail is signed (no patatt header)" bash -c "! grep -qi '^X-Developer-Signature' '$t/mails'/*.eml"
+check "cover letter mail names the real base commit" grep -qx "base-commit: $base_sha" "$t/mails"/0000-*.eml
+check "revision v1 recorded as tag $S61_B4_TAGS/v1 at the top" test "$(wg rev-parse -q --verify "$S61_B4_TAGS/v1^{commit}")" = "$top_sha"
+
+s=$SECONDS
+timed "roundtrip: the mails give the top's tree" "$tool" roundtrip "$t/mails"
+t_rt=$((SECONDS - s))
+check "roundtrip prints the summary line" grep -qx "roundtrip: $((n + 1)) mails, tree $(kgit rev-parse "$top^{tree}") == top tree" "$t/out"
+check "roundtrip removed its temporary branch" test -z "$(wg branch --list 's61-b4-roundtrip-*')"
+check "b4 worktree clean and on the series branch" bash -c "test -z \"\$(git -C '$WT' status --porcelain --untracked-files=no)\" && test \"\$(git -C '$WT' symbolic-ref --short HEAD)\" = '$S61_B4_BRANCH'"
+
+# Broken mail sets must fail.
+cp -r "$t/mails" "$t/short"
+rm -f "$(find "$t/short" -name '*.eml' | LC_ALL=C sort | tail -1)"
+check_fails "roundtrip fails with a mail missing" "$tool" roundtrip "$t/short"
+check "  ... and says the tree differs" out_has "!= $top tree"
+cp -r "$t/mails" "$t/subj"
+sed -i '0,/^Subject: \[PATCH 6.1 03\//s//Subject: [PATCH 6.1 04\//' "$t/subj"/0003-*.eml
+check_fails "roundtrip fails with a misnumbered subject" "$tool" roundtrip "$t/subj"
+check "  ... and names the mail" out_has "mail 3: subject"
+cp -r "$t/mails" "$t/msg"
+f=$(find "$t/msg" -name '0005-*.eml')
+awk 'done || !/^$/ { print; next } { print; getline; print "Tampered."; print $0; done = 1 }' "$f" >"$f.new" && mv "$f.new" "$f"
+check_fails "roundtrip fails with a changed commit message" "$tool" roundtrip "$t/msg"
+check "  ... and says the messages differ" out_has "commit messages or authors differ"
+check "no temporary branch left after failures" test -z "$(wg branch --list 's61-b4-roundtrip-*')"
+
+check "compare v1" "$tool" compare v1
+check "compare v1: $n commits, all unchanged" bash -c "test \$(grep -c ' = ' '$t/out') = $n && test \$(wc -l <'$t/out') = $n"
+check_fails "compare v9 (not recorded) fails" "$tool" compare v9
+check "send again at the same commit" "$tool" send -o "$t/mails"
+
+timed "prep --reroll starts v2" "$tool" prep --reroll
+check "  ... revision 2" out_has "^revision: 2$"
+check "send v2" "$tool" send -o "$t/mails2"
+check "v2 subjects are [PATCH 6.1 v2 NN/N]" grep -q "^Subject: \[PATCH 6.1 v2 00/$n\]" "$t/mails2"/0000-*.eml
+check "roundtrip of v2" "$tool" roundtrip "$t/mails2"
+check "compare v1 from v2" "$tool" compare v1
+wg tag -f "$S61_B4_TAGS/v2" "$top_sha~1" >/dev/null 2>&1
+check_fails "send refuses to record v2 again at another commit" "$tool" send -o "$t/mails2"
+check "send --force records it again" "$tool" send --force -o "$t/mails2"
+check "  ... tag v2 back at the top" test "$(wg rev-parse -q --verify "$S61_B4_TAGS/v2^{commit}")" = "$top_sha"
+
+echo "# timing: prep ${t_prep}s (twice), send ${t_send}s, roundtrip ${t_rt}s"
+finish
