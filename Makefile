@@ -19,12 +19,12 @@ SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
 SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/configs,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests \
-	stack-tests bisect-tests checkpatch boot-test check-top soak clean-work
+	stack-tests bisect-tests checkpatch b4-tests boot-test check-top soak clean-work
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
-check: deps deps-lint lint tools-tests stack checkpatch boot-test check-top
+check: deps deps-lint lint tools-tests stack checkpatch b4-tests boot-test check-top
 	@echo "make check: all passed"
 
 check-full: check soak
@@ -62,6 +62,11 @@ stack-tests:
 
 checkpatch: stack
 	tools/checkpatch
+
+# b4 prep/send of the whole series and the mail round trip (needs the stack).
+b4-tests: stack
+	@tools/deps b4
+	tests/test-b4-roundtrip.sh
 
 boot-test: stack
 	tools/boot-test-branches

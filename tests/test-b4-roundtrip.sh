@@ -73,6 +73,31 @@ for c in prep send compare roundtrip info; do
 done
 check_fails "unknown command fails" "$tool" frobnicate
 
+# The Testing section: figures come from docs/*.md only (a copy of the
+# project with two extra reports; the kernel checkout is only read).
+mkdir -p "$t/proj"
+cp -r "$here/tools" "$here/docs" "$here/branch-stack.txt" "$t/proj/"
+cat >"$t/proj/docs/zz-testing.md" <<'EOF'
+# Testing report
+Text outside the block.
+<!-- cover-letter: begin -->
+### Boot tests
+12 of 12 branch tips boot (selftest figure).
+#define NOT_A_HEADING
+<!-- cover-letter: end -->
+EOF
+printf '# Timing\n\n## Summary\n\nmake check: 42 s (selftest figure)\n\n## Details\nnot this\n' >"$t/proj/docs/zz-timing.md"
+check "cover: preview without results says so" "$tool" cover
+check "  ... 'No results were recorded'" out_has "^No results were recorded"
+S61_WORK=$S61_WORK check "cover: preview with two reports" "$t/proj/tools/b4-series" cover
+cp "$t/aout" "$t/cover-figures"
+check "  ... marked block copied" grep -qx "12 of 12 branch tips boot (selftest figure)." "$t/cover-figures"
+check "  ... '## Summary' section copied" grep -qx "make check: 42 s (selftest figure)" "$t/cover-figures"
+check "  ... nothing outside them" bash -c "! grep -q 'Text outside the block\|not this' '$t/cover-figures'"
+check "  ... no line starts with # (b4 would drop it)" bash -c "! grep -q '^#' '$t/cover-figures'"
+check "  ... headings underlined" grep -qx -- "----------" "$t/cover-figures"
+check "  ... no 'No results' sentence" bash -c "! grep -q 'No results were recorded' '$t/cover-figures'"
+
 t0=$SECONDS
 timed "prep enrolls a new series" "$tool" prep
 cp "$t/out" "$t/prep1"
