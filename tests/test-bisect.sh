@@ -12,13 +12,8 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export S61_WORK=$t/work S61_CACHE=$t/cache
 
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) $1"; }
-ko() { fail=$((fail + 1)); echo "not ok $((pass + fail)) $1"; [ -z "${2:-}" ] || echo "# $2"; }
-check() { local name=$1; shift; if "$@" >"$t/out" 2>&1; then ok "$name"; else ko "$name" "$(tail -3 "$t/out" | tr '\n' ' ')"; fi; }
-check_fails() { local name=$1; shift; if "$@" >"$t/out" 2>&1; then ko "$name" "succeeded but should fail"; else ok "$name"; fi; }
-out_has() { grep -q -- "$1" "$t/out"; }
-expect() { if "${@:2}"; then ok "$1"; else ko "$1" "$(tail -5 "$t/out" | tr '\n' ' ')"; fi; }
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 R=$t/repo
 g() { git -C "$R" "$@"; }

@@ -28,14 +28,8 @@ mkdir -p "$S61_WORK"
 ln -s "$real_linux" "$S61_WORK/linux"
 ct=$S61_WORK/check-commits
 
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) $1"; }
-ko() { fail=$((fail + 1)); echo "not ok $((pass + fail)) $1"; [ -z "${2:-}" ] || echo "# $2"; }
-check() { local name=$1; shift; if "$@" >"$t/out" 2>&1; then ok "$name"; else ko "$name" "$(tail -3 "$t/out" | tr '\n' ' ')"; fi; }
-check_fails() { local name=$1; shift; if "$@" >"$t/out" 2>&1; then ko "$name" "succeeded but should fail"; else ok "$name"; fi; }
-out_has() { grep -q -- "$1" "$t/out"; }
-out_lacks() { ! grep -q -- "$1" "$t/out"; }
-expect() { if "${@:2}"; then ok "$1"; else ko "$1" "$(tail -5 "$t/out" | tr '\n' ' ')"; fi; }
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 mapfile -t c < <(git -C "$real_linux" rev-list --reverse base..prep)
 n=${#c[@]}

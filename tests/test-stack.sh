@@ -7,12 +7,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) $1"; }
-ko() { fail=$((fail + 1)); echo "not ok $((pass + fail)) $1"; [ -z "${2:-}" ] || echo "# $2"; }
-check() { local name=$1; shift; if "$@" >"$t/out" 2>&1; then ok "$name"; else ko "$name" "$(tail -3 "$t/out" | tr '\n' ' ')"; fi; }
-check_fails() { local name=$1; shift; if "$@" >"$t/out" 2>&1; then ko "$name" "succeeded but should fail"; else ok "$name"; fi; }
-out_has() { grep -q -- "$1" "$t/out"; }
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 
 # A fake source package: a tarball with a top directory, like linux-source.
 mkdir -p "$t/src/linux-source-6.1/lib"
