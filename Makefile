@@ -16,7 +16,7 @@ BRANCH ?= $(shell tools/lib-query top 2>/dev/null)
 RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/configs,$(SCRIPTS))
+SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/configs qemu/bins,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests \
 	stack-tests bisect-tests checkpatch b4-tests boot-test check-top soak clean-work

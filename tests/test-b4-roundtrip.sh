@@ -87,8 +87,13 @@ Text outside the block.
 <!-- cover-letter: end -->
 EOF
 printf '# Timing\n\n## Summary\n\nmake check: 42 s (selftest figure)\n\n## Details\nnot this\n' >"$t/proj/docs/zz-timing.md"
-check "cover: preview without results says so" "$tool" cover
-check "  ... 'No results were recorded'" out_has "^No results were recorded"
+# A copy with no report at all (only the cover letter template).
+mkdir -p "$t/bare/docs"
+cp -r "$here/tools" "$here/branch-stack.txt" "$t/bare/"
+cp "$here/docs/cover-letter.md" "$t/bare/docs/"
+S61_WORK=$S61_WORK check "cover: preview without results says so" "$t/bare/tools/b4-series" cover
+cp "$t/aout" "$t/cover-bare"
+check "  ... 'No results were recorded'" grep -q "^No results were recorded" "$t/cover-bare"
 S61_WORK=$S61_WORK check "cover: preview with two reports" "$t/proj/tools/b4-series" cover
 cp "$t/aout" "$t/cover-figures"
 check "  ... marked block copied" grep -qx "12 of 12 branch tips boot (selftest figure)." "$t/cover-figures"
