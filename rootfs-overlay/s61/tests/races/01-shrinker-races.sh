@@ -64,15 +64,19 @@ module_churn() {
 	echo "$n" >"$work/modules"
 }
 debugfs_poke() {
-	local n=0 d
+	local n=0 gone=0 d
 	while running; do
 		for d in /sys/kernel/debug/shrinker/*; do
 			cat "$d/count" >/dev/null 2>&1
-			echo "0 0 100" >"$d/scan" 2>/dev/null
+			# The entry may be gone by now (its shrinker was freed):
+			# that is the race this worker is for. The braces make
+			# the shell's own open error go to /dev/null too.
+			{ echo "0 0 100" >"$d/scan"; } 2>/dev/null || gone=$((gone + 1))
 		done
 		n=$((n + 1))
 	done
 	echo "$n" >"$work/debugfs"
+	echo "$gone" >"$work/debugfs_gone"
 }
 
 pids=()
@@ -101,7 +105,7 @@ done
 stress=$(grep -c . "$work/stress-ng.log")
 echo "metric secs=$secs mounts=$(($(cat "$work/mounts1") + $(cat "$work/mounts2"))) drops=$(cat "$work/drops")" \
 	"reclaims=$(($(cat "$work/reclaims1") + $(cat "$work/reclaims2") + $(cat "$work/reclaims3")))" \
-	"memcgs=$(cat "$work/memcgs") modules=$(cat "$work/modules") debugfs_rounds=$(cat "$work/debugfs")"
+	"memcgs=$(cat "$work/memcgs") modules=$(cat "$work/modules") debugfs_rounds=$(cat "$work/debugfs") debugfs_gone=$(cat "$work/debugfs_gone")"
 [ "$(cat "$work/mounts1")" -gt 0 ] || fail "no tmpfs mount completed"
 [ "$(cat "$work/memcgs")" -gt 0 ] || fail "no memcg was created and removed"
 [ "$stress" = 0 ] || { cat "$work/stress-ng.log"; echo "stress-ng printed the above"; }
