@@ -4,8 +4,12 @@
 #                  boot it in QEMU and run the guest suites
 #   make check     the tests (what .ci/run runs)
 #   make check-full  check + the soak race run + the other long checks
+#   make coverage  runtime coverage of every converted shrinker, base vs the
+#                  top of the stack (docs/coverage.md); part of check-full
 # Other targets: deps, stack, build, boot, lint, tools-tests, checkpatch,
 # boot-test, check-top, soak, clean-work.
+#   make bench     benchmarks of the series vs base (docs/benchmarks.md, docs/bench/);
+#                  QUICK=1 for a reduced run (<= 20 min); never part of check
 # Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack),
 # RACE_SECS (60), SOAK_SECS (600).
 
@@ -19,7 +23,7 @@ SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
 SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/configs qemu/bins,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests \
-	stack-tests bisect-tests checkpatch b4-tests boot-test check-top soak clean-work
+	stack-tests bisect-tests checkpatch b4-tests boot-test check-top soak coverage clean-work bench
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -27,7 +31,7 @@ all: deps stack
 check: deps deps-lint lint tools-tests stack checkpatch b4-tests boot-test check-top
 	@echo "make check: all passed"
 
-check-full: check soak
+check-full: check soak coverage
 	@echo "make check-full: all passed"
 
 deps:
@@ -87,6 +91,19 @@ check-top: stack
 soak: stack
 	tools/guest-test --config debug --suites races --timeout $$(($(SOAK_SECS) + 900)) \
 		--append "s61.race_secs=$(SOAK_SECS) s61.test_timeout=$$(($(SOAK_SECS) + 600))" $(BRANCH)
+
+# Benchmarks (issue #6): base vs the top of the stack, bench config, rounds
+# alternating A B; writes docs/benchmarks.md, docs/bench/bench.{json,png}.
+# QUICK=1: 2 rounds and shorter workloads. BENCH_ARGS: more tools/bench options.
+bench: stack
+	tools/bench $(if $(filter 1,$(QUICK)),--quick) $(BENCH_ARGS)
+
+# Runtime coverage (docs/coverage.md): the coverage config and suite on the
+# top of the stack and on base; both must pass and show the same debugfs
+# shrinker names.
+coverage: stack
+	@tools/deps coverage
+	tools/coverage $(BRANCH) base
 
 clean-work:
 	rm -rf .work

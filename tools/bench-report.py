@@ -1,0 +1,530 @@
+#!/usr/bin/env python3
+"""Report of a tools/bench run: docs/benchmarks.md, the raw JSON, a PNG plot.
+
+Usage: tools/bench-report.py --runs DIR --md FILE --json FILE --png FILE
+
+DIR is a tools/bench run directory (meta.env, runs.env, runs/r<N>-<kernel>/
+result.ktap). Every "S61BENCH {json}" line of the guests' KTAP results is a
+sample. Per run (one boot of one kernel in one round) a metric's value is the
+median of its samples; over the rounds the report gives the median and the
+min-max of those values, and the ratio B/A computed round by round (pairs).
+Prints the summary table on stdout. Python 3 standard library and gnuplot.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+PROG = "bench-report"
+
+
+def die(msg):
+    print(f"{PROG}: error: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def read_env(path):
+    env = {}
+    if not os.path.exists(path):
+        return env
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if "=" in line:
+                k, v = line.split("=", 1)
+                env[k] = v
+    return env
+
+
+def load(rundir):
+    meta = read_env(os.path.join(rundir, "meta.env"))
+    if not meta:
+        die(f"{rundir} has no meta.env: not a tools/bench run directory")
+    runs = []
+    rinfo = {}
+    rpath = os.path.join(rundir, "runs.env")
+    if os.path.exists(rpath):
+        with open(rpath) as f:
+            for line in f:
+                d = dict(re.findall(r'(\w+)=("[^"]*"|\S+)', line))
+                d = {k: v.strip('"') for k, v in d.items()}
+                if "round" in d:
+                    rinfo[(int(d["round"]), d["kernel"])] = d
+    rounds = int(meta.get("rounds", "0"))
+    for r in range(1, rounds + 1):
+        for k in (meta["kernel_a"], meta["kernel_b"]):
+            d = os.path.join(rundir, "runs", f"r{r}-{k}")
+            ktap = os.path.join(d, "result.ktap")
+            run = {"round": r, "kernel": k, "samples": [], "tests": {},
+                   "uname": "", "seconds": None,
+                   "rc": rinfo.get((r, k), {}).get("rc"),
+                   "host_load_before": rinfo.get((r, k), {}).get("load_before"),
+                   "host_load_after": rinfo.get((r, k), {}).get("load_after")}
+            if os.path.exists(os.path.join(d, "seconds")):
+                with open(os.path.join(d, "seconds")) as f:
+                    run["seconds"] = int(f.read().strip() or 0)
+            if os.path.exists(ktap):
+                with open(ktap, errors="replace") as f:
+                    for line in f:
+                        line = line.rstrip("\n")
+                        m = re.search(r"S61BENCH (\{.*\})\s*$", line)
+                        if m:
+                            try:
+                                run["samples"].append(json.loads(m.group(1)))
+                            except ValueError:
+                                print(f"{PROG}: warning: bad sample in {ktap}: {line}",
+                                      file=sys.stderr)
+                            continue
+                        m = re.match(r"# kernel (\S+)", line)
+                        if m and not run["uname"]:
+                            run["uname"] = m.group(1)
+                        m = re.match(r"(not ok|ok) \d+ (\S+)(.*)", line)
+                        if m:
+                            run["tests"][m.group(2)] = (m.group(1) + m.group(3)).strip()
+            runs.append(run)
+    return meta, runs
+
+
+def med(xs):
+    return statistics.median(xs) if xs else None
+
+
+def run_value(run, w, m, how="median"):
+    xs = [s["v"] for s in run["samples"] if s.get("w") == w and s.get("m") == m]
+    if not xs:
+        return None
+    if how == "sum":
+        return sum(xs)
+    if how == "max":
+        return max(xs)
+    return statistics.median(xs)
+
+
+class Stats:
+    """One metric on both kernels over the rounds."""
+
+    def __init__(self, meta, runs, w, m, how="median"):
+        self.w, self.m = w, m
+        ka, kb = meta["kernel_a"], meta["kernel_b"]
+        self.a, self.b, self.ratios = [], [], []
+        self.all_a, self.all_b = [], []
+        rounds = sorted({r["round"] for r in runs})
+        for rnd in rounds:
+            ra = next((r for r in runs if r["round"] == rnd and r["kernel"] == ka), None)
+            rb = next((r for r in runs if r["round"] == rnd and r["kernel"] == kb), None)
+            va = run_value(ra, w, m, how) if ra else None
+            vb = run_value(rb, w, m, how) if rb else None
+            if va is not None:
+                self.a.append(va)
+            if vb is not None:
+                self.b.append(vb)
+            if va is not None and vb is not None and va != 0:
+                self.ratios.append(vb / va)
+            for run, acc in ((ra, self.all_a), (rb, self.all_b)):
+                if run:
+                    acc.extend(s["v"] for s in run["samples"]
+                               if s.get("w") == w and s.get("m") == m)
+
+    def ma(self):
+        return med(self.a)
+
+    def mb(self):
+        return med(self.b)
+
+    def ratio(self):
+        return med(self.ratios)
+
+
+def fmt(v, digits=None):
+    if v is None:
+        return "–"
+    if digits is None:
+        a = abs(v)
+        digits = 0 if a >= 100 else (1 if a >= 10 else (2 if a >= 0.1 else 3))
+    return f"{v:,.{digits}f}".replace(",", " ")
+
+
+def cell(xs):
+    if not xs:
+        return "–"
+    return f"{fmt(med(xs))} ({fmt(min(xs))}–{fmt(max(xs))})"
+
+
+def rcell(st):
+    if not st.ratios:
+        return "–"
+    return f"{st.ratio():.3f} ({min(st.ratios):.3f}–{max(st.ratios):.3f})"
+
+
+# (workload, metric, how, label, unit)
+ROWS = [
+    ("p1", "mount_ms", "median", "P1 tmpfs mount while a shrinker is held", "ms"),
+    ("p1", "umount_ms", "median", "P1 tmpfs umount while held", "ms"),
+    ("p1", "insmod_ms", "median", "P1 insmod of a module with a shrinker while held", "ms"),
+    ("p1", "rmmod_ms", "median", "P1 rmmod of it while held", "ms"),
+    ("p1", "second_freed", "median", "P1 dentries a second reclaimer freed (of the made ones)", "dentries"),
+    ("p2", "ops_per_s", "median", "P2 stress-ng --ramfs", "bogo ops/s"),
+    ("p3", "pass_freed_dentries", "median", "P3 dentries (slab) freed per memcg reclaim pass", "dentries"),
+    ("p3", "memcg_reclaim_ms", "median", "P3 memory.reclaim latency under churn", "ms"),
+    ("p3", "drop_caches_freed_dentries", "median", "P3 dentries freed by drop_caches under churn", "dentries"),
+    ("p3", "drop_caches_ms", "median", "P3 drop_caches latency under churn", "ms"),
+    ("p3", "skipped", "sum", "P3 memcg reclaims that freed <10% (skipped)", "count"),
+    ("p4", "drop_caches_ms", "median", "P4 full pass: drop_caches over all memcgs", "ms"),
+    ("p4", "memcg_reclaim_ms", "median", "P4 full pass: memory.reclaim of the parent", "ms"),
+    ("p4", "pct_rwsem_in_shrink", "median", "P4 profile: rwsem ops under shrink_slab", "% samples"),
+    ("p4", "pct_down_read_trylock", "median", "P4 profile: down_read_trylock (all callers)", "% self"),
+    ("p4", "pct_up_read", "median", "P4 profile: up_read (all callers)", "% self"),
+    ("p4", "pct_shrink_slab", "median", "P4 profile: shrink_slab", "% self"),
+    ("p4", "pct_shrink_slab_memcg", "median", "P4 profile: shrink_slab_memcg", "% self"),
+    ("p4", "pct_shrink_on_stack", "median", "P4 profile: samples with shrink_slab* on the stack", "%"),
+    ("p4", "setup_ms", "median", "P4 setup of the memcgs (mkdir, mount, 1 MiB file)", "ms"),
+    ("p5", "bytes_per_memcg", "median", "P5 memory per memcg for the extra shrinkers", "bytes"),
+]
+
+
+def kmalloc_size(n):
+    """Bytes the slab/page allocator hands out for an n-byte kmalloc (SLUB, x86_64)."""
+    for s in (8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192):
+        if n <= s:
+            return s
+    pages = -(-n // 4096)
+    order = max(0, (pages - 1).bit_length())
+    return 4096 << order
+
+
+def model_bytes(nr_ids):
+    """shrinker_info bytes per memcg and node for nr_ids memcg-aware shrinker ids."""
+    nr = -(-nr_ids // 64) * 64
+    # 6.1: {rcu_head, nr_deferred *, map *} + nr_deferred[nr] + map[nr / 64]
+    base = kmalloc_size(32 + nr * 8 + nr // 8)
+    # series: {rcu_head, int map_nr_max, unit *[]} + units of 64 counters + 64-bit map
+    units = nr // 64
+    series = kmalloc_size(24 + units * 8) + units * kmalloc_size(64 * 8 + 8)
+    return base, series
+
+
+def goals(meta, runs, S):
+    ka, kb = meta["kernel_a"], meta["kernel_b"]
+    out = []
+
+    def add(name, met, text):
+        out.append((name, met, text))
+
+    # P1
+    mnt, umnt, fr = S[("p1", "mount_ms")], S[("p1", "umount_ms")], S[("p1", "second_freed")]
+    made = [s.get("made") for r in runs if r["kernel"] == kb
+            for s in r["samples"] if s.get("w") == "p1" and s.get("m") == "second_freed"]
+    made = med([x for x in made if x]) if made else None
+    if mnt.b and mnt.a and umnt.b and umnt.a:
+        rm, ru = mnt.mb() / mnt.ma(), umnt.mb() / umnt.ma()
+        ok_lat = rm <= 0.01 and ru <= 0.01
+        ok_fr = bool(fr.b) and made and fr.mb() >= 0.8 * made
+        add("P1", ok_lat and ok_fr,
+            f"median mount {fmt(mnt.mb())} ms vs {fmt(mnt.ma())} ms ({100 * rm:.2f}% of {ka}), "
+            f"umount {fmt(umnt.mb())} vs {fmt(umnt.ma())} ms ({100 * ru:.2f}%), goal <= 1%; "
+            f"second reclaimer freed {fmt(fr.mb())} of {fmt(made)} dentries on {kb} "
+            f"({fmt(fr.ma())} on {ka})")
+    else:
+        add("P1", None, "no P1 samples")
+    # P2
+    p2 = S[("p2", "ops_per_s")]
+    if p2.ratios:
+        add("P2", p2.ratio() >= 1.0,
+            f"ops/s ratio {p2.ratio():.3f} (median of {len(p2.ratios)} pairs, "
+            f"{min(p2.ratios):.3f}–{max(p2.ratios):.3f}); {fmt(p2.mb())} vs {fmt(p2.ma())} ops/s; "
+            f"goal >= 1.00")
+    else:
+        add("P2", None, "no P2 samples")
+    # P3
+    p3, sk = S[("p3", "pass_freed_dentries")], S[("p3", "skipped")]
+    if p3.a and p3.b:
+        skb = sum(sk.b) if sk.b else 0
+        ska = sum(sk.a) if sk.a else 0
+        nre = sum(s.get("reclaims", 0) for r in runs if r["kernel"] == kb
+                  for s in r["samples"] if s.get("w") == "p3" and s.get("m") == "skipped")
+        nra = sum(s.get("reclaims", 0) for r in runs if r["kernel"] == ka
+                  for s in r["samples"] if s.get("w") == "p3" and s.get("m") == "skipped")
+        add("P3", p3.mb() >= p3.ma() and skb == 0,
+            f"dentries freed per pass {fmt(p3.mb())} vs {fmt(p3.ma())} (goal >=); "
+            f"skipped reclaims {skb} of {nre} on {kb}, {ska} of {nra} on {ka} (goal 0)")
+    else:
+        add("P3", None, "no P3 samples")
+    # P4
+    rw, dc = S[("p4", "pct_rwsem_in_shrink")], S[("p4", "drop_caches_ms")]
+    rwd, rwu = S[("p4", "pct_down_read_trylock")], S[("p4", "pct_up_read")]
+    if rw.b and dc.b and dc.a:
+        absent = max(rw.b) == 0
+        add("P4", absent and dc.mb() <= dc.ma(),
+            f"rwsem ops under shrink_slab: {fmt(max(rw.b), 2)}% of samples at most on {kb} "
+            f"(median {fmt(rw.ma(), 2)}% on {ka}); down_read_trylock+up_read self "
+            f"{fmt((rwd.mb() or 0) + (rwu.mb() or 0), 2)}% vs {fmt((rwd.ma() or 0) + (rwu.ma() or 0), 2)}%; "
+            f"full pass (drop_caches) {fmt(dc.mb())} ms vs {fmt(dc.ma())} ms (goal <=)")
+    else:
+        add("P4", None, "no P4 samples")
+    # P5
+    p5 = S[("p5", "bytes_per_memcg")]
+    if p5.a and p5.b:
+        extra = [s.get("more_shrinkers") for r in runs for s in r["samples"]
+                 if s.get("w") == "p5" and s.get("m") == "bytes_per_memcg"]
+        add("P5", "stated",
+            f"{fmt(p5.mb())} bytes per memcg on {kb} vs {fmt(p5.ma())} on {ka} for "
+            f"{extra[0] if extra else '?'} more memcg-aware shrinkers "
+            f"({fmt(p5.mb() - p5.ma())} bytes more; see the P5 section)")
+    else:
+        add("P5", None, "no P5 samples")
+    return out
+
+
+def verdict(met):
+    if met is None:
+        return "not measured"
+    if met == "stated":
+        return "stated"
+    return "met" if met else "NOT met"
+
+
+def profile_tops(runs, kernel):
+    for r in runs:
+        if r["kernel"] != kernel:
+            continue
+        for s in r["samples"]:
+            if s.get("w") == "p4" and s.get("m") == "profile_top":
+                return r["round"], s.get("top", [])
+    return None, []
+
+
+def plot(meta, S, png):
+    gp = shutil.which("gnuplot")
+    if not gp:
+        print(f"{PROG}: warning: gnuplot missing (tools/deps bench); no {png}", file=sys.stderr)
+        return False
+    ka, kb = meta["kernel_a"], meta["kernel_b"]
+    panels = [
+        ("P1: latency while a shrinker is held (ms, log)", True,
+         [("mount", ("p1", "mount_ms")), ("umount", ("p1", "umount_ms")),
+          ("insmod", ("p1", "insmod_ms")), ("rmmod", ("p1", "rmmod_ms"))]),
+        ("P1: dentries the 2nd reclaimer freed", False, [("freed", ("p1", "second_freed"))]),
+        ("P2: stress-ng --ramfs (bogo ops/s)", False, [("ops/s", ("p2", "ops_per_s"))]),
+        ("P3: dentries freed per reclaim pass", False, [("freed", ("p3", "pass_freed_dentries"))]),
+        ("P3: reclaim latency under churn (ms)", False,
+         [("memory.reclaim", ("p3", "memcg_reclaim_ms")), ("drop_caches", ("p3", "drop_caches_ms"))]),
+        ("P4: full reclaim pass (ms)", False,
+         [("drop_caches", ("p4", "drop_caches_ms")), ("memory.reclaim", ("p4", "memcg_reclaim_ms"))]),
+        ("P4: profile share (%)", False,
+         [("rwsem in shrink", ("p4", "pct_rwsem_in_shrink")),
+          ("down_read_trylock", ("p4", "pct_down_read_trylock")),
+          ("up_read", ("p4", "pct_up_read")), ("shrink_slab*", ("p4", "pct_shrink_on_stack"))]),
+        ("P5: bytes per memcg for the extra shrinkers", False, [("bytes", ("p5", "bytes_per_memcg"))]),
+    ]
+    tmp = tempfile.mkdtemp(prefix="s61-bench-plot.")
+    script = [f'set terminal pngcairo size 1600,900 font ",10"',
+              f'set output "{png}"',
+              'set multiplot layout 2,4 title "'
+              f'{ka} (A) vs {kb} (B), median and min-max over {meta.get("rounds")} rounds, '
+              f'QEMU TCG {meta.get("smp")} vCPUs{" QUICK" if meta.get("quick") == "1" else ""}"',
+              "set style data histograms", "set style histogram errorbars gap 1 lw 1",
+              "set style fill solid 0.6 border -1", "set boxwidth 0.9",
+              "set termoption noenhanced", "set key top right horizontal",
+              "set offsets 0, 0, graph 0.2, 0", "set xtics rotate by -15",
+              "set grid ytics", "set yrange [0:*]", "set xtics nomirror"]
+    for i, (title, logy, items) in enumerate(panels):
+        dat = os.path.join(tmp, f"p{i}.dat")
+        with open(dat, "w") as f:
+            for label, key in items:
+                st = S.get(key)
+                vals = []
+                for xs in ((st.a if st else []), (st.b if st else [])):
+                    if xs:
+                        v = (med(xs), min(xs), max(xs))
+                        if logy:
+                            v = tuple(max(x, 0.1) for x in v)
+                    else:
+                        v = (0.1 if logy else 0, 0.1 if logy else 0, 0.1 if logy else 0)
+                    vals.extend(v)
+                f.write(f'"{label}" ' + " ".join(f"{x:g}" for x in vals) + "\n")
+        script.append(f'set title "{title}"')
+        script.append("set logscale y" if logy else "unset logscale y")
+        script.append("set yrange [0.1:*]" if logy else "set yrange [0:*]")
+        script.append(f'plot "{dat}" using 2:3:4:xtic(1) title "{ka}" lc rgb "#d95f02", '
+                      f'"" using 5:6:7 title "{kb}" lc rgb "#1b9e77"')
+    script.append("unset multiplot")
+    gpf = os.path.join(tmp, "plot.gp")
+    with open(gpf, "w") as f:
+        f.write("\n".join(script) + "\n")
+    r = subprocess.run([gp, gpf], capture_output=True, text=True)
+    if r.returncode != 0:
+        print(f"{PROG}: warning: gnuplot failed: {r.stderr.strip()[:500]}", file=sys.stderr)
+        return False
+    shutil.rmtree(tmp, ignore_errors=True)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(prog="tools/bench-report.py", description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", required=True, help="tools/bench run directory")
+    ap.add_argument("--md", required=True)
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--png", required=True)
+    args = ap.parse_args()
+    if not os.path.isdir(args.runs):
+        die(f"no run directory {args.runs} (tools/bench prints it)")
+    meta, runs = load(args.runs)
+    ka, kb = meta["kernel_a"], meta["kernel_b"]
+    nsamples = sum(len(r["samples"]) for r in runs)
+    if nsamples == 0:
+        die(f"no S61BENCH samples in {args.runs}/runs/*/result.ktap: did the guests run the bench suite?")
+
+    S = {(w, m): Stats(meta, runs, w, m, how) for w, m, how, _, _ in ROWS}
+    G = goals(meta, runs, S)
+
+    for p in (args.md, args.json, args.png):
+        os.makedirs(os.path.dirname(os.path.abspath(p)), exist_ok=True)
+    raw = {"meta": meta, "runs": runs,
+           "summary": {f"{w}.{m}": {"a": S[(w, m)].a, "b": S[(w, m)].b, "ratios_b_over_a": S[(w, m)].ratios}
+                       for w, m, _, _, _ in ROWS},
+           "goals": [{"workload": n, "verdict": verdict(m), "text": t} for n, m, t in G]}
+    with open(args.json, "w") as f:
+        json.dump(raw, f, indent=1, sort_keys=False)
+        f.write("\n")
+    have_png = plot(meta, S, os.path.abspath(args.png))
+
+    unames = {k: next((r["uname"] for r in runs if r["kernel"] == k and r["uname"]), "?") for k in (ka, kb)}
+    quick = meta.get("quick") == "1"
+    ok_runs = sum(1 for r in runs if r["rc"] == "0")
+    L = []
+    L.append("# Benchmarks: lockless slab shrink on 6.1 vs base")
+    L.append("")
+    L.append(f"Generated by `make bench{' QUICK=1' if quick else ''}` (tools/bench, tools/bench-report.py) "
+             f"on {meta.get('date', '?')}. Regenerate with `make bench`; do not edit by hand.")
+    L.append("")
+    L.append("| | |")
+    L.append("| --- | --- |")
+    L.append(f"| kernel A | `{ka}` {meta.get('commit_a', '')[:12]} — {unames[ka]} (pristine 6.1.192) |")
+    L.append(f"| kernel B | `{kb}` {meta.get('commit_b', '')[:12]} — {unames[kb]} (top of the stack) |")
+    L.append("| config | `qemu/configs/bench` (boot + perf events + SLUB_DEBUG code, no debug options) for both |")
+    L.append(f"| QEMU | {meta.get('qemu', '?')}, accel {meta.get('accel', '?')}, -cpu max, "
+             f"{meta.get('smp', '?')} vCPUs, {meta.get('mem', '?')} |")
+    L.append(f"| rounds | {meta.get('rounds')} (A B A B ..., one boot per kernel and round){' — QUICK' if quick else ''}; "
+             f"{ok_runs} of {len(runs)} boots reported all results |")
+    L.append(f"| guest command line | `{meta.get('append', '')}` |")
+    L.append(f"| host | {meta.get('host_cpus', '?')} CPUs shared with other jobs; load average before each boot: "
+             + ", ".join(f"r{r['round']} {r['kernel']} {str(r['host_load_before']).split(' ')[0]}" for r in runs) + " |")
+    L.append(f"| duration | {fmt(int(meta.get('total_secs', '0')) / 60, 1)} min in all, "
+             f"{meta.get('build_secs', '?')} s of it building or reusing the kernels |")
+    L.append("")
+    L.append("## Goals")
+    L.append("")
+    L.append("| workload | verdict | measured |")
+    L.append("| --- | --- | --- |")
+    for n, m, t in G:
+        L.append(f"| {n} | **{verdict(m)}** | {t} |")
+    L.append("")
+    L.append("## All metrics")
+    L.append("")
+    L.append(f"Per boot the median of its samples; here the median (min–max) over the rounds. "
+             f"B/A: the ratio computed round by round, its median (min–max).")
+    L.append("")
+    L.append(f"| metric | unit | A `{ka}` | B `{kb}` | B/A |")
+    L.append("| --- | --- | --- | --- | --- |")
+    for w, m, how, label, unit in ROWS:
+        st = S[(w, m)]
+        L.append(f"| {label} | {unit} | {cell(st.a)} | {cell(st.b)} | {rcell(st)} |")
+    L.append("")
+    L.append("P1 per operation over every sample (not per boot): median / max")
+    L.append("")
+    L.append(f"| operation | A `{ka}` | B `{kb}` |")
+    L.append("| --- | --- | --- |")
+    for op in ("mount_ms", "umount_ms", "insmod_ms", "rmmod_ms"):
+        st = S[("p1", op)]
+        L.append(f"| {op[:-3]} | {fmt(med(st.all_a))} / {fmt(max(st.all_a) if st.all_a else None)} ms "
+                 f"| {fmt(med(st.all_b))} / {fmt(max(st.all_b) if st.all_b else None)} ms |")
+    hold = next((s["v"] for r in runs for s in r["samples"] if s.get("m") == "hold_ms"), None)
+    L.append("")
+    L.append(f"Hold time of the blocked shrinker: {fmt(hold)} ms.")
+    L.append("")
+    if have_png:
+        L.append(f"![base vs series per workload](bench/{os.path.basename(args.png)})")
+        L.append("")
+    L.append("## P4 profile")
+    L.append("")
+    L.append("`perf record -a -g -e cpu-clock -F 1000` in the guest while drop_caches and memory.reclaim "
+             "of the parent memcg run in a loop; self time per symbol (`perf report --no-children "
+             "--sort sym`), top symbols of the first round:")
+    L.append("")
+    for k in (ka, kb):
+        rnd, top = profile_tops(runs, k)
+        L.append(f"- `{k}` (round {rnd}): " + (", ".join(f"{s} {p}%" for s, p in top) if top else "no profile"))
+    L.append("")
+    L.append("\"rwsem ops under shrink_slab\" counts the samples whose leaf is down_read_trylock or up_read "
+             "with shrink_slab, shrink_slab_memcg or do_shrink_slab on the call chain; the self shares of "
+             "down_read_trylock and up_read include every other caller (mmap_lock in page faults, ...).")
+    L.append("")
+    L.append("## P5 memory: shrinker_info per memcg")
+    L.append("")
+    L.append("Measured: SUnreclaim (/proc/meminfo) before and after creating M memcgs, once with the boot's shrinkers and once "
+             "after S more memcg-aware shrinkers (tmpfs mounts); the difference divided by M is what those "
+             "shrinkers cost each memcg (one NUMA node here; the cost is per node).")
+    L.append("")
+    L.append("Model (x86_64, SLUB; bytes per memcg and node, kmalloc rounding included):")
+    L.append("")
+    L.append("| shrinker ids | 6.1: one `{rcu, nr_deferred *, map *}` + 8 B counter + 1 bit per id | "
+             "series: `{rcu, map_nr_max, unit *[]}` + one 520-byte unit (64 counters + 64-bit map) per 64 ids |")
+    L.append("| --- | --- | --- |")
+    for n in (64, 256, 576, 1088, 2048):
+        b, s = model_bytes(n)
+        L.append(f"| {n} | {b} | {s} |")
+    L.append("")
+    L.append("The secondary array adds a level: a pointer per 64 ids plus the units, each a separate "
+             "kzalloc of 520 bytes that SLUB serves from kmalloc-1k, so the series needs about 16 bytes "
+             "per id and memcg against about 8.1 on 6.1 (whose single array is rounded up to a power of "
+             "two, which at some sizes costs as much). Upstream 6.7 has the same layout and cost. In "
+             "exchange, growing the id space no longer copies the counters and bits (units are shared), "
+             "which is what makes lockless readers of the old info safe.")
+    L.append("")
+    L.append("## Method")
+    L.append("")
+    L.append("- Both kernels are built by `tools/kbuild --config bench` (same fragment), with the test module "
+             "(`testmod/`) and a copy of it named `s61_shrinker_aux`; the guest runs the `bench` suite "
+             "(`rootfs-overlay/s61/tests/bench/`): P5, P1, P2, P3, P4 in that order in one boot.")
+    L.append("- P1: the test module's shrinker blocks the first reclaimer (drop_caches) in its scan callback "
+             "for the hold time; one operation is timed per hold, around the system call alone "
+             "(mount(2), umount(2), finit_module(2), delete_module(2) in `s61-bench timed`, "
+             "guest-src/bench.c), since a fork and exec alone take tens of ms under TCG. In the mount's hold a second drop_caches "
+             "runs 0.2 s after the mount started; the negative ext4 dentries it frees are counted.")
+    L.append("- P2: `stress-ng --times --metrics-brief --ramfs N` (N = vCPUs), bogo ops/s of wall clock "
+             "time. Upstream's anchor (LKP): 7884 -> 7952 (+0.9%); the reverted SRCU design lost 88.8%.")
+    L.append("- P3: N negative dentries on ext4 made inside each of K memcgs; under `stress-ng --ramfs` churn "
+             "each memcg is reclaimed by writing 64M to its memory.reclaim (more than it has: reclaim goes "
+             "down to priority 0), then drop_caches; freed = negative dentries gone (memory.stat is "
+             "flushed lazily on 6.1, so it is not used); \"skipped\" = a memcg reclaim that freed less "
+             "than 10% of its N dentries.")
+    L.append("- P4: M memcgs, each with a tmpfs mount and a 1 MiB file; full passes of drop_caches "
+             "(shrink_slab() for every memcg) and of memory.reclaim on the parent; then the profile.")
+    L.append("- Under TCG every figure is slower than on hardware, and the host's 2 CPUs are shared with "
+             "other jobs (the load average is recorded per boot): compare A and B within a round. "
+             "Raw samples: `docs/bench/bench.json`.")
+    L.append("")
+    with open(args.md, "w") as f:
+        f.write("\n".join(L))
+
+    # The table on stdout.
+    print(f"\nbenchmarks: {ka} (A) vs {kb} (B), {meta.get('rounds')} rounds{' QUICK' if quick else ''}")
+    print(f"{'metric':58} {'A':>12} {'B':>12} {'B/A':>8}")
+    for w, m, how, label, unit in ROWS:
+        st = S[(w, m)]
+        r = f"{st.ratio():.3f}" if st.ratios else "-"
+        print(f"{(label + ' [' + unit + ']')[:58]:58} {fmt(st.ma()):>12} {fmt(st.mb()):>12} {r:>8}")
+    print()
+    for n, m, t in G:
+        print(f"{n}: {verdict(m)}: {t}")
+    print(f"\nwrote {args.md}, {args.json}" + (f", {args.png}" if have_png else ""))
+
+
+if __name__ == "__main__":
+    main()
