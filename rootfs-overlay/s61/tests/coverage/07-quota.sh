@@ -17,18 +17,19 @@ cov_files $mnt/d 1 150 10
 for i in $(seq 1 150); do chown "$((2000 + i)):$((2000 + i))" "$mnt/d/f$i"; done
 sync
 # The dquots of those 300 ids become unused when the inodes that hold them
-# are evicted: drop_caches evicts them; dqput() hands the dquots to a work
+# are evicted: drop_caches=3 evicts them (with their page cache: an inode
+# that still has pages is only rotated on the LRU); dqput() hands the dquots to a work
 # item, which puts them on the free list after that pass (the pass ran the
 # dquot cache shrinker before they arrived).
 qstat() { for f in allocated_dquots free_dquots drops; do printf '%s=%s ' $f "$(cat /proc/sys/fs/quota/$f 2>/dev/null)"; done; }
 cov_msg "quota stats before eviction: $(qstat)"
-echo 2 >/proc/sys/vm/drop_caches
+echo 3 >/proc/sys/vm/drop_caches
 cov_count_wait "$dq" 100 10 "evicting the inodes of 150 users' and groups' files"
 cov_msg "quota stats after eviction: $(qstat)"
 cov_scan "$dq" must
 for i in $(seq 1 150); do touch "$mnt/d/f$i"; done
 sync
-echo 2 >/proc/sys/vm/drop_caches
+echo 3 >/proc/sys/vm/drop_caches
 cov_count_wait "$dq" 100 10 "evicting them again"
 cov_reclaim "$dq" must
 umount $mnt || cov_bad "umount failed"
