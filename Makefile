@@ -87,7 +87,7 @@ check-top: stack
 		--append s61.race_secs=$(RACE_SECS) $(BRANCH)
 	tools/guest-test --config kunit --suites lockless --only nokmem-umount \
 		--append cgroup.memory=nokmem $(BRANCH)
-	tools/guest-test --config debug --suites smoke,lockless,races,faults \
+	tools/guest-test --config debug --suites smoke,lockless,races,faults --timeout 1200 \
 		--append s61.race_secs=$(RACE_SECS) $(BRANCH)
 	tools/guest-test --config boot --suites lockless base
 

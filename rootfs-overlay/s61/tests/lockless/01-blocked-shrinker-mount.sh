@@ -4,9 +4,11 @@
 # a second reclaimer from the other shrinkers.
 #
 # With the lockless shrink, reclaim holds no lock across the callbacks and
-# both hold. Without it (base, and the branches before "lockless"),
-# shrink_slab() holds shrinker_rwsem for read across the scan: the mount's
-# down_write() waits behind it, and while that writer waits every other
+# both hold: mount and umount finish while the scan is still held (within
+# the 10 s window below; their latency is reported, not judged). Without it
+# (base, and the branches before "lockless"), shrink_slab() holds
+# shrinker_rwsem for read across the scan: the mount's down_write() waits
+# behind it, and while that writer waits every other
 # reclaimer's down_read_trylock() fails, so slab shrinking stops system-wide.
 # There this is an expected failure (XFAIL); not seeing the stall there means
 # the test does not reproduce what it is about (FAIL).
@@ -97,7 +99,6 @@ mount_ms=$BG_MS
 case $rc in
 0)
 	mount_desc="mount took ${mount_ms} ms"
-	[ "$mount_ms" -lt 1000 ] || stalled=1
 	mounted_tmp=2
 	bg_start umount umount "$tmp"
 	bg_wait umount 10
@@ -108,11 +109,20 @@ case $rc in
 	124) mount_desc="$mount_desc, umount still blocked after 10 s" ;;
 	*) mounted_tmp=0; fail "umount $tmp failed ($rc)" ;;
 	esac
-	[ "$umount_ms" -lt 1000 ] || stalled=1
+	[ $mounted_tmp = 0 ] || stalled=1
 	;;
 124) stalled=1; mount_desc="mount still blocked after 10 s" ;;
 *) mounted_tmp=0; fail "mount -t tmpfs failed ($rc)" ;;
 esac
+# The property is "completes while the scan is held", not a latency bound:
+# on base neither completes before the release (below), however long one
+# waits, while a loaded or debug (KASAN, lockdep) guest under TCG can take
+# seconds for a mount that does not wait for anything.
+if [ $stalled = 0 ]; then
+	in_scan || fail "the scan was released before the mount and umount finished (test setup)"
+	[ "$mount_ms" -lt 1000 ] && [ "$umount_ms" -lt 1000 ] ||
+		echo "note: slow ($mount_desc), but both finished while the scan was held"
+fi
 echo "while blocked: $mount_desc"
 
 # 3. A second reclaimer (still blocked scan, and on base a waiting mount)
