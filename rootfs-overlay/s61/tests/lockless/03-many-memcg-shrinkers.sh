@@ -26,7 +26,7 @@ umount_all() {
 }
 cleanup() {
 	local c
-	bounded 60 umount_all || echo "cleanup: umount failed or hung; left: $(our_mounts | wc -l) mounts"
+	bounded 300 umount_all || echo "cleanup: umount failed or hung; left: $(our_mounts | wc -l) mounts"
 	rm -f "/tmp/ext4-$$.img"	# mount_ext4's image
 	for c in "${cgs[@]}"; do
 		rmdir "$c" 2>/dev/null || echo "cleanup: rmdir $c failed"
@@ -51,7 +51,7 @@ mount_all() {
 		mount -t tmpfs s61-many "$d" || return 1
 	done
 }
-bounded 60 mount_all || fail "mounting $M tmpfs failed or took over 60 s ($(our_mounts | wc -l) mounted)"
+bounded 300 mount_all || fail "mounting $M tmpfs failed or took over 300 s ($(our_mounts | wc -l) mounted)"
 echo "$M tmpfs mounts in ${BG_MS} ms; sb-tmpfs shrinkers: $(shrinker_count sb-tmpfs), all shrinkers: $(shrinker_names | wc -l)"
 
 old_ext4=$(shrinker_names | grep -c '^sb-ext4:')
