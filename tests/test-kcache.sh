@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Tests of tools/kcache and of tools/guest-test's use of it, on a synthetic
+# kernel checkout: the key follows the tree and the build recipe (not the
+# commit id), "." and S61_KCACHE=0 never hit, put replaces whole entries and
+# keeps the newest; guest-test boots a cached kernel without calling
+# tools/kbuild, and builds and stores one it does not have. tools/kbuild,
+# tools/testmod, qemu/mkinitramfs and qemu/run are stubs here that log
+# their calls: nothing is compiled or booted.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+
+P=$t/proj
+mkdir -p "$P/qemu" "$P/fakebuild/arch/x86/boot" "$P/fakebuild/modinst/lib/modules"
+cp -r "$here/tools" "$here/testmod" "$P/"
+cp -r "$here/qemu/configs" "$P/qemu/"
+echo 'kernel image' >"$P/fakebuild/arch/x86/boot/bzImage"
+echo 'module' >"$P/fakebuild/s61_shrinker_test.ko"
+printf 'base linux-source-6.1 1.0-1\none\n' >"$P/branch-stack.txt"
+calls=$t/calls
+cat >"$P/tools/kbuild" <<EOF
+#!/usr/bin/env bash
+echo "kbuild \$*" >>"$calls"
+echo "$P/fakebuild/arch/x86/boot/bzImage"
+EOF
+cat >"$P/tools/testmod" <<EOF
+#!/usr/bin/env bash
+echo "testmod \$*" >>"$calls"
+[ -z "\${FAIL_TESTMOD:-}" ] || { echo "testmod: error: no headers" >&2; exit 1; }
+echo "$P/fakebuild/s61_shrinker_test.ko"
+EOF
+cat >"$P/qemu/mkinitramfs" <<EOF
+#!/usr/bin/env bash
+echo "mkinitramfs \$*" >>"$calls"
+echo "$t/initrd.img"
+EOF
+cat >"$P/qemu/run" <<EOF
+#!/usr/bin/env bash
+echo "run \$*" >>"$calls"
+EOF
+chmod +x "$P/tools/kbuild" "$P/tools/testmod" "$P/qemu/mkinitramfs" "$P/qemu/run"
+
+export S61_CACHE=$t/cache S61_WORK=$P/.work
+K=$S61_WORK/linux
+mkdir -p "$K" "$S61_WORK/logs"
+g() { git -C "$K" -c user.name=t -c user.email=t@t "$@"; }
+g init -q
+seq 1 10 >"$K/a.c"
+g add a.c && g commit -qm base && g branch -q base
+g checkout -q -b one
+echo change >>"$K/a.c" && g commit -qam "one: change"
+# The same tree under another commit id (a rebase that changed nothing).
+g checkout -q -b same base
+echo change >>"$K/a.c" && g commit -qam "same tree, other message"
+g checkout -q one
+kc=$P/tools/kcache
+gt=$P/tools/guest-test
+
+key_one=$("$kc" key boot one)
+check "key is stable" test "$("$kc" key boot one)" = "$key_one"
+check "key names the config" test "${key_one%%-*}" = boot
+check "another commit with the same tree has the same key" test "$("$kc" key boot same)" = "$key_one"
+check "another tree has another key" test "$("$kc" key boot base)" != "$key_one"
+check "another config has another key" test "$("$kc" key debug one)" != "$key_one"
+check_fails "'.' has no key" "$kc" key boot .
+check_fails "an unknown commit has no key" "$kc" key boot nosuchbranch
+if out_has "neither a branch nor a commit"; then ok "an unknown commit is named"; else ko "an unknown commit is named" "$(cat "$t/out")"; fi
+check_fails "get misses on an empty cache" "$kc" get boot one
+
+check "put stores" "$kc" put boot one "$P/fakebuild/arch/x86/boot/bzImage" \
+	--modules "$P/fakebuild/modinst" --testmod "$P/fakebuild/s61_shrinker_test.ko"
+e=$("$kc" get boot one)
+check "get hits after put" test -n "$e"
+check "the entry has the image, modules, test module and info" \
+	test -f "$e/bzImage" -a -d "$e/modinst" -a -f "$e/s61_shrinker_test.ko" -a -f "$e/info" -a -f "$e/complete"
+check "the same tree hits under another commit id" test "$("$kc" get boot same)" = "$e"
+check_fails "another tree misses" "$kc" get boot base
+S61_KCACHE=0 check_fails "S61_KCACHE=0 misses" "$kc" get boot one
+check "put of '.' stores nothing and succeeds" "$kc" put boot . "$P/fakebuild/arch/x86/boot/bzImage"
+check_fails "put of a missing image fails" "$kc" put boot base "$t/no-such-bzImage"
+if out_has "no kernel image"; then ok "the missing image is named"; else ko "the missing image is named" "$(cat "$t/out")"; fi
+check_fails "a failed put leaves no entry" "$kc" get boot base
+echo 'CONFIG_EXTRA=y' >>"$P/qemu/configs/boot"
+check_fails "a changed config fragment misses" "$kc" get boot one
+git -C "$here" show HEAD:qemu/configs/boot >"$P/qemu/configs/boot" 2>/dev/null || cp "$here/qemu/configs/boot" "$P/qemu/configs/boot"
+check "the restored fragment hits again" "$kc" get boot one
+echo '/* more */' >>"$P/testmod/s61_shrinker_test.c"
+check_fails "a changed test module misses" "$kc" get boot one
+cp "$here/testmod/s61_shrinker_test.c" "$P/testmod/"
+
+# guest-test: a hit boots the cached kernel and never builds.
+: >"$calls"
+check "guest-test on a cached kernel runs" "$gt" one
+if out_has "kernel from the cache"; then ok "guest-test says the kernel came from the cache"; else ko "guest-test says the kernel came from the cache" "$(cat "$t/out")"; fi
+check "guest-test on a hit did not call kbuild" bash -c "! grep -q '^kbuild' '$calls'"
+check "guest-test booted the cached image" grep -q -- "--kernel $e/bzImage" "$calls"
+check "guest-test put the cached test module in the initramfs" grep -q -- "--add $e/s61_shrinker_test.ko:/s61/modules/s61_shrinker_test.ko" "$calls"
+check "guest-test used the cached modules" grep -q -- "--modules $e/modinst" "$calls"
+check "the label names the branch, not the checkout" grep -q -- "--label one \[boot\]" "$calls"
+
+# A miss builds, and stores what it built.
+: >"$calls"
+check "guest-test on base builds" "$gt" base
+check "guest-test on a miss called kbuild" grep -q '^kbuild --config boot base' "$calls"
+check "the miss was stored" "$kc" get boot base
+: >"$calls"
+check "guest-test on base again" "$gt" base
+check "the second run of base did not build" bash -c "! grep -q '^kbuild' '$calls'"
+: >"$calls"
+S61_KCACHE=0 check "guest-test with S61_KCACHE=0" "$gt" base
+check "S61_KCACHE=0 builds" grep -q '^kbuild' "$calls"
+
+# A test module that did not build is remembered as such.
+: >"$calls"
+FAIL_TESTMOD=1 check "guest-test with a failing test module still runs" "$gt" --config debug one
+if out_has "test module did not build"; then ok "the failing test module is reported"; else ko "the failing test module is reported" "$(cat "$t/out")"; fi
+ed=$("$kc" get debug one)
+check "the entry records the failed test module" test -s "$ed/testmod-failed.log" -a ! -f "$ed/s61_shrinker_test.ko"
+check "guest-test on that entry warns again" "$gt" --config debug one
+if out_has "test module did not build"; then ok "the cached failure is reported"; else ko "the cached failure is reported" "$(cat "$t/out")"; fi
+
+# "." is never cached: a build every time.
+: >"$calls"
+check "guest-test on '.' runs" "$gt" .
+check "guest-test on '.' built" grep -q '^kbuild --config boot \.' "$calls"
+check "the label of '.' says edits" grep -q -- "--label one+edits \[boot\]" "$calls"
+
+# Pruning keeps the newest entries.
+n=$(find "$S61_CACHE/kernels" -mindepth 1 -maxdepth 1 -type d | wc -l)
+check "three entries before pruning" test "$n" = 3
+touch "$e"
+check "prune --keep 1" "$kc" prune --keep 1
+check "prune kept one entry" test "$(find "$S61_CACHE/kernels" -mindepth 1 -maxdepth 1 -type d | wc -l)" = 1
+check "prune kept the newest" test -d "$e"
+check_fails "prune refuses a bad number" "$kc" prune --keep x
+check "list shows the entry" bash -c "'$kc' list | grep -q ' one '"
+check "clear empties the cache" bash -c "'$kc' clear && ! test -d '$S61_CACHE/kernels'"
+
+echo "1..$((pass + fail))"
+echo "kcache-tests: $pass passed, $fail failed"
+[ $fail = 0 ]
