@@ -23,7 +23,7 @@ SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
 SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/configs qemu/bins,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests \
-	stack-tests bisect-tests coverage-tests kcache-tests checkpatch b4-tests boot-test check-top soak coverage clean-work bench
+	stack-tests bisect-tests coverage-tests kcache-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -31,7 +31,7 @@ all: deps stack
 check: deps deps-lint lint tools-tests stack checkpatch b4-tests boot-test check-top
 	@echo "make check: all passed"
 
-check-full: check soak coverage
+check-full: check faults soak coverage
 	@echo "make check-full: all passed"
 
 deps:
@@ -90,9 +90,14 @@ check-top: stack
 		--append s61.race_secs=$(RACE_SECS) $(BRANCH)
 	tools/guest-test --config kunit --suites lockless --only nokmem-umount \
 		--append cgroup.memory=nokmem $(BRANCH)
-	tools/guest-test --config debug --suites smoke,lockless,races,faults --timeout 1200 \
+	tools/guest-test --config debug --suites smoke,lockless,races --timeout 1200 \
 		--append s61.race_secs=$(RACE_SECS) $(BRANCH)
 	tools/guest-test --config boot --suites lockless base
+
+# Fault injection on the top of the stack under the debug config: the exact
+# fail-nth sweep over a tmpfs mount and a memcg mkdir (about 4 min).
+faults: stack
+	tools/guest-test --config debug --suites faults --timeout 1200 $(BRANCH)
 
 soak: stack
 	tools/guest-test --config debug --suites races --timeout $$(($(SOAK_SECS) + 900)) \
