@@ -24,15 +24,27 @@ echo "$M memcgs, each with a tmpfs mount and a 1 MiB file, set up in $(ms_betwee
 sample p4 setup_ms "$(ms_between "$t0" "$t1")" "\"memcgs\":$M"
 sample p4 shrinkers "$(shrinker_names | wc -l)"
 
+# What a pass does, to tell a slower walk from more work: objects the
+# shrinkers were asked to scan (vmstat slabs_scanned), pages scanned, and
+# the reclaimable slab of the p4 memcgs before and after.
+vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+slab_kb() { awk '$1 == "slab_reclaimable" { print int($2 / 1024) }' "$root/memory.stat"; }
 for ((p = 1; p <= passes; p++)); do
 	t0=$(now_us)
 	echo 2 >/proc/sys/vm/drop_caches
 	t1=$(now_us)
+	ss0=$(vmstat slabs_scanned) ps0=$(vmstat pgscan_direct) sl0=$(slab_kb)
 	echo 1G >"$root/memory.reclaim" 2>/dev/null
 	t2=$(now_us)
+	ss1=$(vmstat slabs_scanned) ps1=$(vmstat pgscan_direct) sl1=$(slab_kb)
 	sample p4 drop_caches_ms "$(ms_between "$t0" "$t1")" "\"pass\":$p,\"memcgs\":$M"
 	sample p4 memcg_reclaim_ms "$(ms_between "$t1" "$t2")" "\"pass\":$p,\"memcgs\":$M"
-	echo "pass $p: drop_caches $(ms_between "$t0" "$t1") ms, memory.reclaim of the parent $(ms_between "$t1" "$t2") ms"
+	sample p4 reclaim_slabs_scanned $((ss1 - ss0)) "\"pass\":$p"
+	sample p4 reclaim_pgscan $((ps1 - ps0)) "\"pass\":$p"
+	sample p4 reclaim_slab_kb_before "$sl0" "\"pass\":$p"
+	sample p4 reclaim_slab_kb_after "$sl1" "\"pass\":$p"
+	echo "pass $p: drop_caches $(ms_between "$t0" "$t1") ms, memory.reclaim of the parent $(ms_between "$t1" "$t2") ms" \
+		"(slab objects scanned $((ss1 - ss0)), pages scanned $((ps1 - ps0)), reclaimable slab ${sl0} -> ${sl1} KiB)"
 done
 
 # The profile: whole system, software clock, kernel call chains.
@@ -75,6 +87,14 @@ perf script -i /tmp/p4.data -F ip,sym 2>/dev/null | awk '
 	      printf "%d %d %d\n", tot, rws, shs }' >/tmp/p4-chains.txt
 read -r tot rws shs </tmp/p4-chains.txt
 [ "$(barg p4_debug 0)" = 0 ] || perf script -i /tmp/p4.data -F ip,sym 2>/dev/null | grep -B3 -A8 -m3 'down_read_trylock' 
+# s61.bench_p4_symoff=1: where in the slab shrink walk the samples fall
+# (symbol+offset; tools/bench-symoff maps them to source lines on the host).
+if [ "$(barg p4_symoff 0)" = 1 ]; then
+	echo "samples by symbol+offset in shrink_slab*, do_shrink_slab, shrink_node:"
+	perf script -i /tmp/p4.data -F ip,sym,symoff -G 2>/dev/null |
+		awk 'NF >= 2 && $2 ~ /^(shrink_slab|shrink_slab_memcg|do_shrink_slab|shrink_node|_find_next_bit)\+/ { c[$2]++ }
+		     END { for (k in c) print c[k], k }' | sort -rn | head -40 | sed 's/^/symoff /'
+fi
 echo "call chains: $tot samples, $rws with down_read_trylock/up_read called from the slab shrink path, $shs with do_shrink_slab/shrink_slab* on the stack"
 sample p4 profile_samples "${tot:-0}"
 sample p4 pct_rwsem_in_shrink "$(awk -v a="${rws:-0}" -v t="${tot:-0}" 'BEGIN { printf "%.2f", t ? 100 * a / t : 0 }')"
