@@ -32,11 +32,6 @@ cov_files $mnt/e 1 500 100
 sync
 ls -lR $mnt >/dev/null
 cov_reclaim "$ub" must
-umount $mnt || cov_bad "umount failed"
-cov_gone "$sb"
-c1=$(cov_total "$ub")
-cov_msg "ubifs-slab: count before mount $c0, after umount $c1"
-[ "$c1" -le "$c0" ] || cov_bad "ubifs-slab still counts znodes of the unmounted ubifs ($c0 -> $c1)"
-cov_permanent "$ub" "global, registered at ubifs init (built in)"
+cov_umount_global $mnt "$sb" "$ub" "$c0" "global, registered at ubifs init (built in)"
 ubidetach -m 0 >/dev/null 2>&1
 cov_end
