@@ -53,9 +53,15 @@ mount_ext4() {
 	mount -o loop "$img" "$mnt"
 }
 
-# Create $2 negative dentries below directory $1 (stat of missing names).
+# Create $2 negative dentries below directory $1 (stat of missing names),
+# with the static helper s61-negdent (guest-src/negdent.c) when the
+# initramfs has it: the shell loop takes ~5 s per 100000 names under TCG.
 make_negative_dentries() {
 	local dir=$1 n=$2 i
+	if command -v s61-negdent >/dev/null; then
+		s61-negdent "$dir" "$n"
+		return
+	fi
 	for ((i = 0; i < n; i++)); do
 		[ -e "$dir/n$i" ]
 	done
