@@ -68,7 +68,7 @@ top_sha=$(kgit rev-parse "$top")
 base_sha=$(kgit rev-parse base)
 
 check "--help" "$tool" --help
-for c in prep send compare roundtrip info; do
+for c in prep send compare roundtrip info get-maintainer; do
 	check "$c --help" "$tool" "$c" --help
 done
 check_fails "unknown command fails" "$tool" frobnicate
@@ -127,6 +127,32 @@ cid=$(sed -n 's/^change-id: //p' "$t/prep1")
 timed "prep again" "$tool" prep
 check "prep again keeps change-id and revision" bash -c "grep -qx 'change-id: $cid' '$t/out' && grep -qx 'revision: 1' '$t/out'"
 t_prep=$((SECONDS - t0))
+# get_maintainer.pl runs through the tool's cache; its answers are the script's.
+check "b4 runs get_maintainer.pl through 'b4-series get-maintainer'" \
+	bash -c "git -C '$WT' config --worktree --get b4.send-auto-to-cmd | grep -q \"b4-series' get-maintainer .*--nol\$\" &&
+		git -C '$WT' config --worktree --get b4.send-auto-cc-cmd | grep -q \"b4-series' get-maintainer .*--nom\$\""
+wg format-patch -1 --stdout "$top" >"$t/one.patch"
+gmopt="--nogit --nogit-fallback --nogit-chief-penguins --norolestats"
+for o in --nol --nom; do
+	# shellcheck disable=SC2086  # a list of options
+	(cd "$WT" && scripts/get_maintainer.pl $gmopt $o <"$t/one.patch") >"$t/gm-direct" 2>&1
+	for pass_no in 1 2; do
+		# shellcheck disable=SC2086
+		(cd "$WT" && "$tool" get-maintainer $gmopt $o <"$t/one.patch") >"$t/gm-cached" 2>&1
+		check "get-maintainer $o (run $pass_no) answers what get_maintainer.pl does" cmp -s "$t/gm-direct" "$t/gm-cached"
+	done
+done
+check "get-maintainer: --nol and --nom answers differ (options are in the key)" bash -c "! cmp -s <(cd '$WT' && '$tool' get-maintainer $gmopt --nol <'$t/one.patch') <(cd '$WT' && '$tool' get-maintainer $gmopt --nom <'$t/one.patch')"
+# b4 makes the date and message ids anew on each run: they are not in the key.
+gmc=$S61_CACHE/get-maintainer
+sed -e 's/^Date: .*/Date: Thu, 1 Jan 2026 00:00:00 +0000/' -e '1a Message-Id: <s61-selftest@example.org>' \
+	-e 's/^Subject: \[PATCH\]/Subject: [PATCH 6.1 v7 53\/53]/' "$t/one.patch" >"$t/one-redated.patch"
+before=$(find "$gmc" -maxdepth 1 -type f | wc -l)
+check "get-maintainer: another date, message id and [PATCH ...] prefix hit the cache" bash -c "cd '$WT' && '$tool' get-maintainer $gmopt --nol <'$t/one-redated.patch' | cmp -s - <(cd '$WT' && '$tool' get-maintainer $gmopt --nol <'$t/one.patch') && test \$(find '$gmc' -maxdepth 1 -type f | wc -l) = $before"
+# (a line of its own in the commit message, so that it is new on every run)
+sed -e "0,/^\$/s//\nselftest $(date +%s%N)\n/" "$t/one.patch" >"$t/one-changed.patch"
+check "get-maintainer: a changed patch is a new entry" bash -c "cd '$WT' && '$tool' get-maintainer $gmopt --nol <'$t/one-changed.patch' >/dev/null && test \$(find '$gmc' -maxdepth 1 -type f | wc -l) = $((before + 1))"
+check_fails "get-maintainer outside a kernel tree fails" bash -c "cd / && '$tool' get-maintainer --nol </dev/null"
 
 s=$SECONDS
 timed "send writes the mails" "$tool" send -o "$t/mails"
