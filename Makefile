@@ -81,17 +81,16 @@ b4-tests: stack
 boot-test: stack
 	tools/boot-test-branches
 
-# The top of the stack: KUnit, the lockless properties and a short race run;
-# the nokmem case; then the debug kernel (lockdep, PROVE_RCU, KASAN, kmemleak)
-# with the same plus fault injection; finally the lockless suite on base,
-# where the old stall must show (XFAIL), never pass.
+# The top of the stack under the debug kernel (lockdep, PROVE_RCU, KASAN,
+# kmemleak; the KUnit suite runs during its boot): KUnit, smoke, the lockless
+# properties and a short race run. Then the nokmem case and the lockless
+# suite on base, where the old stall must show (XFAIL), never pass; both
+# boot the `boot` kernels the boot test has just built (kernel cache).
 check-top: stack
-	tools/guest-test --config kunit --suites smoke,kunit,lockless,races \
+	tools/guest-test --config debug --suites smoke,kunit,lockless,races --timeout 1200 \
 		--append s61.race_secs=$(RACE_SECS) $(BRANCH)
-	tools/guest-test --config kunit --suites lockless --only nokmem-umount \
+	tools/guest-test --config boot --suites lockless --only nokmem-umount \
 		--append cgroup.memory=nokmem $(BRANCH)
-	tools/guest-test --config debug --suites smoke,lockless,races --timeout 1200 \
-		--append s61.race_secs=$(RACE_SECS) $(BRANCH)
 	tools/guest-test --config boot --suites lockless base
 
 # Fault injection on the top of the stack under the debug config: the exact

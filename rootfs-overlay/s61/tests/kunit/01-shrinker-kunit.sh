@@ -4,7 +4,7 @@
 . /s61/lib.sh
 log=$(dmesg | sed 's/^\[[^]]*\] //')
 if ! echo "$log" | grep -q '# Subtest: shrinker$'; then
-	skip "kernel has no shrinker KUnit suite (CONFIG_SHRINKER_KUNIT_TEST: tests branch, kunit config)"
+	skip "kernel has no shrinker KUnit suite (CONFIG_SHRINKER_KUNIT_TEST: tests branch, kunit or debug config)"
 fi
 echo "$log" | awk '/# Subtest: shrinker$/ { on = 1 } on { print } on && /^(not )?ok [0-9]+ shrinker$/ { exit }'
 result=$(echo "$log" | grep -E '^(not )?ok [0-9]+ shrinker$' | tail -1)
