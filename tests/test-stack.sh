@@ -83,6 +83,16 @@ check "git am --abort works" g am --abort
 rm -rf "$t/proj/patches"; cp -r "$t/patches.good" "$t/proj/patches"
 check "apply works again with good patches" "$st" apply
 
+# patches/ moved on (a newer series pulled into the repository): the branch
+# is behind, not unexported, and apply brings it up to date.
+sed -i 's/^Subject: \[PATCH\] lib: b: spell seven$/&, as a word/' "$t/proj/patches/two/0001-"*.patch
+check "status: a branch behind patches/ is not unexported work (exit 0)" "$st" status
+if out_has "^two .*behind patches/"; then ok "status says the branch is behind patches/"; else ko "status says the branch is behind patches/" "$(cat "$t/out")"; fi
+check "apply updates a branch that is behind" "$st" apply
+check "  ... to the new commit" bash -c "git -C '$K' log -1 --format=%s two | grep -qx 'lib: b: spell seven, as a word'"
+rm -rf "$t/proj/patches"; cp -r "$t/patches.good" "$t/proj/patches"
+check "apply goes back to the good patches" "$st" apply
+
 # Rebase after a lower branch changed.
 g checkout -q one
 sed -i 's/^1$/one/' "$K/lib/a.c"; g commit -qam "lib: a: spell one"
