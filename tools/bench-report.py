@@ -456,7 +456,9 @@ def main():
     L.append("| config | `qemu/configs/bench` (boot + perf events + SLUB_DEBUG code, no debug options) for both |")
     L.append(f"| QEMU | {meta.get('qemu', '?')}, accel {meta.get('accel', '?')}, -cpu max, "
              f"{meta.get('smp', '?')} vCPUs, {meta.get('mem', '?')} |")
-    L.append(f"| rounds | {meta.get('rounds')} (A B A B ..., one boot per kernel and round){' — QUICK' if quick else ''}, "
+    order = ("A B, B A, A B ..., and the first boot of a P2 pair alternating too"
+             if meta.get("order") == "abba" else "A B A B ...")
+    L.append(f"| rounds | {meta.get('rounds')} ({order}, one boot per kernel and round){' — QUICK' if quick else ''}, "
              f"then {meta.get('p2_pairs', '0')} P2 pairs booted at the same time; "
              f"{ok_runs} of {len(runs)} boots passed (every test reported its samples) |")
     L.append(f"| guest command line | `{meta.get('append', '')}` |")
