@@ -3,9 +3,10 @@
 # kernel checkout: the key follows the tree and the build recipe (not the
 # commit id), "." and S61_KCACHE=0 never hit, put replaces whole entries and
 # keeps the newest; guest-test boots a cached kernel without calling
-# tools/kbuild, and builds and stores one it does not have. tools/kbuild,
-# tools/testmod, qemu/mkinitramfs and qemu/run are stubs here that log
-# their calls: nothing is compiled or booted.
+# tools/kbuild, and builds and stores one it does not have; tools/bench
+# takes its two kernels (and both test modules) from the same cache.
+# tools/kbuild, tools/testmod, tools/deps, qemu/mkinitramfs and qemu/run are
+# stubs here that log their calls: nothing is compiled or booted.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 t=$(mktemp -d)
@@ -20,6 +21,7 @@ cp -r "$here/tools" "$here/testmod" "$P/"
 cp -r "$here/qemu/configs" "$P/qemu/"
 echo 'kernel image' >"$P/fakebuild/arch/x86/boot/bzImage"
 echo 'module' >"$P/fakebuild/s61_shrinker_test.ko"
+echo 'module' >"$P/fakebuild/s61_shrinker_aux.ko"
 printf 'base linux-source-6.1 1.0-1\none\n' >"$P/branch-stack.txt"
 calls=$t/calls
 cat >"$P/tools/kbuild" <<EOF
@@ -31,7 +33,13 @@ cat >"$P/tools/testmod" <<EOF
 #!/usr/bin/env bash
 echo "testmod \$*" >>"$calls"
 [ -z "\${FAIL_TESTMOD:-}" ] || { echo "testmod: error: no headers" >&2; exit 1; }
-echo "$P/fakebuild/s61_shrinker_test.ko"
+name=s61_shrinker_test
+[ "\${3:-}" != --name ] || name=\$4
+echo "$P/fakebuild/\$name.ko"
+EOF
+cat >"$P/tools/deps" <<EOF
+#!/usr/bin/env bash
+echo "deps \$*" >>"$calls"
 EOF
 cat >"$P/qemu/mkinitramfs" <<EOF
 #!/usr/bin/env bash
@@ -42,7 +50,7 @@ cat >"$P/qemu/run" <<EOF
 #!/usr/bin/env bash
 echo "run \$*" >>"$calls"
 EOF
-chmod +x "$P/tools/kbuild" "$P/tools/testmod" "$P/qemu/mkinitramfs" "$P/qemu/run"
+chmod +x "$P/tools/kbuild" "$P/tools/testmod" "$P/tools/deps" "$P/qemu/mkinitramfs" "$P/qemu/run"
 
 export S61_CACHE=$t/cache S61_WORK=$P/.work
 K=$S61_WORK/linux
@@ -128,6 +136,41 @@ if out_has "test module did not build"; then ok "the cached failure is reported"
 check "guest-test on '.' runs" "$gt" .
 check "guest-test on '.' built" grep -q '^kbuild --config boot \.' "$calls"
 check "the label of '.' says edits" grep -q -- "--label one+edits \[boot\]" "$calls"
+
+# put stores every --testmod it is given (tools/bench stores two).
+check "put with two test modules" "$kc" put bench base "$P/fakebuild/arch/x86/boot/bzImage" \
+	--testmod "$P/fakebuild/s61_shrinker_test.ko" --testmod "$P/fakebuild/s61_shrinker_aux.ko"
+eb=$("$kc" get bench base)
+check "the entry has both test modules" test -f "$eb/s61_shrinker_test.ko" -a -f "$eb/s61_shrinker_aux.ko"
+"$kc" clear >/dev/null 2>&1
+
+# tools/bench: a miss builds both kernels with both modules and stores them;
+# the next run boots them from the cache without building. The stub qemu/run
+# reports nothing, so the runs themselves fail: only the calls count here.
+: >"$calls"
+"$P/tools/bench" --rounds 1 --p2-pairs 0 --no-docs --out "$t/bench1" >"$t/out" 2>&1
+check "bench on a cold cache built base and one" \
+	test "$(grep -c '^kbuild --config bench' "$calls")" = 2
+check "bench built the second test module under its own name" grep -q -- '--name s61_shrinker_aux' "$calls"
+eb=$("$kc" get bench base)
+ep=$("$kc" get bench one)
+check "bench stored both kernels with both modules" \
+	test -f "$eb/s61_shrinker_aux.ko" -a -f "$ep/s61_shrinker_aux.ko" -a -f "$ep/s61_shrinker_test.ko"
+check "bench booted the cached image" grep -q -- "--kernel $ep/bzImage" "$calls"
+check "bench put both modules into the initramfs" \
+	grep -q -- "--add $ep/s61_shrinker_aux.ko:/s61/modules/s61_shrinker_aux.ko" "$calls"
+: >"$calls"
+"$P/tools/bench" --rounds 1 --p2-pairs 0 --no-docs --out "$t/bench2" >"$t/out" 2>&1
+if out_has "from the kernel cache"; then ok "bench says its kernels came from the cache"; else ko "bench says its kernels came from the cache" "$(cat "$t/out")"; fi
+check "a second bench run built nothing" bash -c "! grep -q '^kbuild\|^testmod' '$calls'"
+: >"$calls"
+S61_KCACHE=0 "$P/tools/bench" --rounds 1 --p2-pairs 0 --no-docs --out "$t/bench3" >"$t/out" 2>&1
+check "bench with S61_KCACHE=0 builds" test "$(grep -c '^kbuild --config bench' "$calls")" = 2
+check "without the cache, bench boots a copy kept with the run" grep -q -- "--kernel $t/bench3/kernels/one/bzImage" "$calls"
+"$kc" clear >/dev/null 2>&1
+"$gt" one >/dev/null 2>&1
+"$gt" base >/dev/null 2>&1
+"$gt" --config debug one >/dev/null 2>&1
 
 # Pruning keeps the newest entries.
 n=$(find "$S61_CACHE/kernels" -mindepth 1 -maxdepth 1 -type d | wc -l)
