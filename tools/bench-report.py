@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 PROG = "bench-report"
 
@@ -358,6 +359,37 @@ def verdict(met, indicative=False):
     return v + " (indicative)" if indicative else v
 
 
+def cover_block(meta, G, indicative):
+    """The goals as plain text for the mailed cover letter (tools/b4-series
+    copies what stands between the cover-letter markers): ASCII, lines under
+    75 columns, no thousands separators."""
+    def plain(t):
+        t = t.replace("–", "-").replace("µ", "u")
+        while True:
+            u = re.sub(r"(\d) (\d{3})\b", r"\1\2", t)
+            if u == t:
+                return u
+            t = u
+    what = {"P1": "mount, umount, insmod and rmmod while a shrinker blocks in its scan",
+            "P2": "stress-ng --ramfs, shrinker register/unregister throughput (LKP's case)",
+            "P3": "memcg reclaim under mount churn",
+            "P4": "reclaim over many memcgs, with a CPU profile",
+            "P5": "shrinker_info memory per memcg"}
+    head = (f"Benchmarks (make bench of the series repository, {meta.get('date', '?')[:10]}): "
+            f"{meta.get('kernel_a')} (unpatched) against {meta.get('kernel_b')} (the top of the "
+            f"series), both built from the same "
+            f"config, QEMU TCG with {meta.get('smp', '?')} vCPUs, {meta.get('rounds')} rounds "
+            f"booting A and B in alternating order; per boot the median, ratios pair by pair"
+            f"{'; fewer than ' + str(MIN_ROUNDS) + ' rounds, so the verdicts are indicative' if indicative else ''}:")
+    out = ["<!-- cover-letter: begin -->"] + textwrap.wrap(plain(head), 72)
+    for n, m, t in G:
+        t = t.replace("see the P5 section", "see docs/benchmarks.md")
+        out += textwrap.wrap(plain(f"{n}, {what.get(n, n)}: {verdict(m, indicative)}; {t}"), 72,
+                             initial_indent="- ", subsequent_indent="  ")
+    out.append("<!-- cover-letter: end -->")
+    return out
+
+
 def profile_tops(runs, kernel):
     for r in runs:
         if r["kernel"] != kernel:
@@ -506,6 +538,10 @@ def main():
     L.append("| --- | --- | --- |")
     for n, m, t in G:
         L.append(f"| {n} | **{verdict(m, indicative)}** | {t} |")
+    L.append("")
+    L.append("The same for the cover letter of the mailed series (`tools/b4-series cover`):")
+    L.append("")
+    L += cover_block(meta, G, indicative)
     L.append("")
     L.append("## All metrics")
     L.append("")
