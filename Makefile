@@ -23,7 +23,7 @@ SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
 SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/configs qemu/bins,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests \
-	stack-tests bisect-tests coverage-tests kcache-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench
+	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -56,10 +56,14 @@ lint: deps-lint
 		rootfs-overlay/s61/tests/*/*.sh
 	@echo "lint: shellcheck clean"
 
-tools-tests: stack-tests bisect-tests coverage-tests kcache-tests
+tools-tests: stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests
 
 kcache-tests:
 	tests/test-kcache.sh
+
+# tools/bench-report.py on recorded guest results (tests/fixtures/bench-quick).
+bench-report-tests:
+	tests/test-bench-report.sh
 
 coverage-tests:
 	tests/test-coverage.sh
