@@ -16,9 +16,8 @@ trap 'rm -rf "$t"' EXIT
 . "$(dirname "$0")/tap.sh"
 
 P=$t/proj
-mkdir -p "$P/qemu" "$P/fakebuild/arch/x86/boot" "$P/fakebuild/modinst/lib/modules"
-cp -r "$here/tools" "$here/testmod" "$P/"
-cp -r "$here/qemu/configs" "$P/qemu/"
+project_copy "$P"
+mkdir -p "$P/fakebuild/arch/x86/boot" "$P/fakebuild/modinst/lib/modules"
 echo 'kernel image' >"$P/fakebuild/arch/x86/boot/bzImage"
 echo 'module' >"$P/fakebuild/s61_shrinker_test.ko"
 echo 'module' >"$P/fakebuild/s61_shrinker_aux.ko"
