@@ -19,12 +19,14 @@ project_copy "$P"
 echo 'kernel image' >"$t/bzImage"
 printf 'base linux-source-6.1 1.0-1\none\ntwo\nthree\n' >"$P/branch-stack.txt"
 calls=$t/calls
-# The stub passes its five smoke tests; SLOW_BASE=N makes base take N s.
+# The stub passes its five smoke tests and says, as guest-test does, when the
+# kernel came from the cache; SLOW_BASE=N makes base take N s.
 cat >"$P/tools/guest-test" <<EOF
 #!/usr/bin/env bash
 b=\${*: -1}
 echo "guest-test \$b" >>"$calls"
 [ "\$b" != base ] || sleep "\${SLOW_BASE:-0}"
+! "$P/tools/kcache" get boot "\$b" >/dev/null 2>&1 || echo "guest-test: \$b [boot]: kernel from the cache"
 echo "5 passed, 0 failed, 0 skipped"
 EOF
 chmod +x "$P/tools/guest-test"
