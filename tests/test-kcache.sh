@@ -123,11 +123,11 @@ check "S61_KCACHE=0 builds" grep -q '^kbuild' "$calls"
 
 # A test module that did not build is remembered as such.
 : >"$calls"
-FAIL_TESTMOD=1 check "guest-test with a failing test module still runs" "$gt" --config debug one
+FAIL_TESTMOD=1 check_fails "guest-test with a failing test module fails" "$gt" --config debug one
 if out_has "test module did not build"; then ok "the failing test module is reported"; else ko "the failing test module is reported" "$(cat "$t/out")"; fi
 ed=$("$kc" get debug one)
 check "the entry records the failed test module" test -s "$ed/testmod-failed.log" -a ! -f "$ed/s61_shrinker_test.ko"
-check "guest-test on that entry warns again" "$gt" --config debug one
+check_fails "guest-test on that entry fails again" "$gt" --config debug one
 if out_has "test module did not build"; then ok "the cached failure is reported"; else ko "the cached failure is reported" "$(cat "$t/out")"; fi
 
 # "." is never cached: a build every time.

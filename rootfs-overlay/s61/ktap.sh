@@ -1,0 +1,52 @@
+# shellcheck shell=bash
+# The guest init's mapping of a test script's exit status to its KTAP result
+# line. Sourced by /s61/init; the host's tests (tests/test-judge.sh) source
+# it too and feed it fake test scripts. No side effects, no guest paths.
+#
+# A test (lib.sh) exits 0 pass, 1 fail, 2 skip, 3 expected failure. Exit
+# 2 and 3 are believed only with the line lib.sh's skip/xfail print: bash
+# itself exits 2 on a syntax error, and any command's status can leak out
+# of a script, so a bare status is never taken for a SKIP or an XFAIL.
+
+# ktap_reason WORD LOG: the text after the last "WORD: " line of LOG;
+# returns 1 when LOG has no such line.
+ktap_reason() {
+	local line
+	line=$(grep -E "^$1: " "$2" 2>/dev/null | tail -n 1)
+	[ -n "$line" ] || return 1
+	printf '%s\n' "${line#"$1": }"
+}
+
+# ktap_result NUM NAME RC LOG SECS TIMEOUT: print the KTAP line of test
+# NUM (NAME: suite.test) that exited RC after SECS seconds, its output in
+# LOG, preceded by a "# " diagnostic when the status is not believed.
+# TIMEOUT is the per-test limit (for the message). Returns 0 for "ok",
+# 1 for "not ok".
+ktap_result() {
+	local i=$1 name=$2 rc=$3 log=$4 dt=$5 tmo=$6 reason
+	case $rc in
+	0)
+		echo "ok $i $name # ${dt}s"
+		return 0
+		;;
+	2)
+		if reason=$(ktap_reason SKIP "$log"); then
+			echo "ok $i $name # SKIP $reason"
+			return 0
+		fi
+		echo "# exit 2 without a SKIP: line (shell error?)"
+		;;
+	3)
+		if reason=$(ktap_reason XFAIL "$log"); then
+			echo "ok $i $name # XFAIL $reason"
+			return 0
+		fi
+		echo "# exit 3 without an XFAIL: line"
+		;;
+	124|137) echo "# timed out after ${tmo}s" ;;
+	1) ;;
+	*) echo "# exit $rc" ;;
+	esac
+	echo "not ok $i $name"
+	return 1
+}
