@@ -52,6 +52,14 @@ stack_branches() {
 	sed -e 's/#.*//' "$S61_STACK_FILE" | awk 'NF && $1 != "base" { print $1 }'
 }
 
+# The topic branches whose line in branch-stack.txt carries the word "core"
+# after the name (the branches that change the shrinker core), in stack
+# order. stack_branches and the others read only the first word of a line.
+stack_core_branches() {
+	sed -e 's/#.*//' "$S61_STACK_FILE" |
+		awk 'NF && $1 != "base" { for (i = 2; i <= NF; i++) if ($i == "core") { print $1; break } }'
+}
+
 stack_top() {
 	local b top=base
 	for b in $(stack_branches); do
@@ -98,4 +106,25 @@ installed_pkg_version() {
 		return 0
 	fi
 	dpkg-query -W -f='${Version}' "$1" 2>/dev/null
+}
+
+# stack_branch_of COMMIT: the branch of the stack (base included) a commit
+# is judged as (qemu/expected): the lowest one whose tip contains it; for a
+# commit none contains (a scratch commit on top of a branch, e.g. a
+# deliberately broken variant), the highest one below it. Returns 1 when
+# neither: the commit is not on the stack.
+stack_branch_of() {
+	local c b below=
+	c=$(kgit rev-parse -q --verify "$1^{commit}") || return 1
+	for b in base $(stack_branches); do
+		if kgit merge-base --is-ancestor "$c" "$b" 2>/dev/null; then
+			echo "$b"
+			return 0
+		fi
+	done
+	for b in base $(stack_branches); do
+		! kgit merge-base --is-ancestor "$b" "$c" 2>/dev/null || below=$b
+	done
+	[ -n "$below" ] || return 1
+	echo "$below"
 }
