@@ -7,7 +7,7 @@
 #   make coverage  runtime coverage of every converted shrinker, base vs the
 #                  top of the stack (docs/coverage.md); part of check-full
 # Other targets: deps, stack, build, boot, lint, tools-tests, checkpatch,
-# boot-test, check-top, soak, clean-work.
+# boot-test, check-top, soak, clean-work, boot-commits (every core commit).
 #   make bench     benchmarks of the series vs base (docs/benchmarks.md, docs/bench/);
 #                  QUICK=1 for a reduced run (<= 20 min); never part of check
 # Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack),
@@ -20,10 +20,11 @@ BRANCH ?= $(shell tools/lib-query top 2>/dev/null)
 RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/configs qemu/bins,$(SCRIPTS))
+SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/bins,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests \
-	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench
+	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench \
+	boot-commits boot-commits-tests judge-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -52,16 +53,26 @@ boot: stack
 
 lint: deps-lint
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
-	shellcheck -x -e SC1091 -s bash rootfs-overlay/s61/init rootfs-overlay/s61/lib.sh \
+	shellcheck -x -e SC1091 -s bash rootfs-overlay/s61/init rootfs-overlay/s61/lib.sh rootfs-overlay/s61/ktap.sh \
 		rootfs-overlay/s61/tests/*/*.sh
 	@echo "lint: shellcheck clean"
 
 tools-tests: stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests \
-	boot-test-tests
+	boot-test-tests judge-tests boot-commits-tests
+
+# How a run is judged: the guest's exit-status mapping, qemu/ktap-summary,
+# the qemu/expected manifest, the splat patterns and qemu/run's wiring, on
+# recorded samples (tests/fixtures/judge) and a stub QEMU.
+judge-tests:
+	tests/test-judge.sh
 
 # tools/boot-test-branches' CI time limit, with a stub guest-test.
 boot-test-tests:
 	tests/test-boot-test.sh
+
+# tools/boot-commits with a stub guest-test on a synthetic checkout.
+boot-commits-tests:
+	tests/test-boot-commits.sh
 
 kcache-tests:
 	tests/test-kcache.sh
@@ -93,14 +104,24 @@ b4-tests: stack
 boot-test: stack
 	tools/boot-test-branches
 
+# Every commit of prep, the core branches and tests with the debug kernel:
+# smoke, lockless, races (docs/boot-commits.md; hours; never part of check).
+# BOOT_COMMITS_ARGS: more options, e.g. --from COMMIT to resume.
+boot-commits: stack
+	tools/boot-commits $(BOOT_COMMITS_ARGS)
+
 # The top of the stack under the debug kernel (lockdep, PROVE_RCU, KASAN,
 # kmemleak; the KUnit suite runs during its boot): KUnit, smoke, the lockless
-# properties and a short race run. Then the nokmem case and the lockless
+# properties, a short race run and 180 s of the memcg race; then the
+# kmemleak negative control (the run passes only if kmemleak reports the
+# test module's deliberate leak). Then the nokmem case and the lockless
 # suite on base, where the old stall must show (XFAIL), never pass; both
 # boot the `boot` kernels the boot test has just built (kernel cache).
 check-top: stack
-	tools/guest-test --config debug --suites smoke,kunit,lockless,races --timeout 1200 \
-		--append s61.race_secs=$(RACE_SECS) $(BRANCH)
+	tools/guest-test --config debug --suites smoke,kunit,lockless,races --timeout 1800 \
+		--append "s61.race_secs=$(RACE_SECS) s61.test_timeout=900" $(BRANCH)
+	tools/guest-test --config debug --suites controls --timeout 600 \
+		--expect-splat 'unreferenced object 0x|kmemleak: [0-9]+ new suspected memory leaks' $(BRANCH)
 	tools/guest-test --config boot --suites lockless --only nokmem-umount \
 		--append cgroup.memory=nokmem $(BRANCH)
 	tools/guest-test --config boot --suites lockless base

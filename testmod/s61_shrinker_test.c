@@ -11,7 +11,8 @@
  * can show whether it still reaches the shrinkers behind this one.
  *
  * Load-time parameters: nr_objects, block, sleep_ms, memcg_aware, numa_aware,
- * nonslab (needs memcg_aware). Run-time control and state are in debugfs,
+ * nonslab (needs memcg_aware), leak (a negative control for kmemleak: load
+ * leaks one object on purpose). Run-time control and state are in debugfs,
  * /sys/kernel/debug/s61_shrinker_test/:
  *   nr_objects  (rw) objects that count_objects reports
  *   block       (rw) 1: the next scan waits for release
@@ -22,6 +23,10 @@
  *   memcg_item  (w)  with memcg_aware=1 and kmem accounting off: put an
  *                    item of the writer's memcg on the shrinker's list_lru
  *                    (see s61_memcg_item_write()); memcg_items (r) counts them
+ *   churn       (w)  "CYCLES WIDTH ITEMS HOLD_MS": memcg-aware shrinkers
+ *                    that come and go while their bits are set in the
+ *                    writer's memcg (see s61_churn_write())
+ *   churn_stats (r)  what reclaim did to them (see s61_churn_stats_show())
  *   api         (r)  "new" (shrinker_alloc) or "old" (register_shrinker)
  *   lockless    (r)  "yes" when the kernel's shrinker header has the
  *                    lockless pinning (shrinker_try_get), else "no"
@@ -37,6 +42,7 @@
 
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
@@ -47,8 +53,12 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
+#include <linux/nodemask.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
 #include <linux/shrinker.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/wait.h>
 
@@ -92,6 +102,10 @@ MODULE_PARM_DESC(numa_aware, "register with SHRINKER_NUMA_AWARE");
 static bool nonslab;
 module_param(nonslab, bool, 0444);
 MODULE_PARM_DESC(nonslab, "register with SHRINKER_NONSLAB (needs memcg_aware)");
+
+static bool leak;
+module_param(leak, bool, 0444);
+MODULE_PARM_DESC(leak, "1: leak one object at load, so that kmemleak has something to report");
 
 /* An item on the list_lru, in a pinned user page (see memcg_item). */
 struct s61_item {
@@ -357,6 +371,269 @@ static void s61_items_release(struct s61_test *t)
 	t->lru_ready = false;
 }
 
+#ifdef S61_NEW_API
+/*
+ * Churn: memcg-aware shrinkers registered and freed in a loop while their
+ * bits are set in a memcg's shrinker map, the case a lockless
+ * shrink_slab_memcg() has to get right: it finds the shrinker through the
+ * memcg's map and shrinker_idr, and the shrinker (and what its callbacks
+ * use) may be freed at any moment unless it is pinned.
+ *
+ * A write of "CYCLES WIDTH ITEMS HOLD_MS" to debugfs "churn" runs, in the
+ * writing task, CYCLES rounds of: allocate WIDTH shrinkers "s61-churn" with
+ * a memcg-aware list_lru each, put ITEMS objects on each list (allocated
+ * with kmem_cache_alloc_lru() from a SLAB_ACCOUNT cache, so they are
+ * charged to the writer's memcg and list_lru_add() sets the shrinker's bit
+ * in that memcg's map), wait HOLD_MS, then free the shrinkers and, after
+ * shrinker_free() has returned, their lists and private data. Odd rounds
+ * add the objects before shrinker_register() (a bit set for a shrinker that
+ * is allocated but not yet registered), even rounds after it. A WIDTH
+ * above 64 makes the shrinker ids cross the units of the memcg maps, so
+ * that the first rounds expand every memcg's shrinker_info.
+ *
+ * The callbacks count what reached them: count_objects() calls for a
+ * non-root memcg (only shrink_slab_memcg() makes them; the race test does
+ * not read the debugfs "count" file of these shrinkers, the other caller),
+ * those among them that came after the owner started to free the shrinker,
+ * scans and objects freed. Private data that a broken core let a callback
+ * use after shrinker_free() is freed memory: KASAN reports it.
+ */
+struct s61_churn_item {
+	struct list_head node;
+	unsigned long pad[6];
+};
+
+struct s61_churn {
+	struct shrinker *shrinker;
+	struct list_lru lru;
+	bool freeing;
+};
+
+#define S61_CHURN_MAX_WIDTH 512
+#define S61_CHURN_MAX_ITEMS 64
+#define S61_CHURN_MAX_HOLD_MS 1000
+
+static struct kmem_cache *s61_churn_cache;
+static atomic_long_t s61_churn_cycles;
+static atomic_long_t s61_churn_registered;
+static atomic_long_t s61_churn_memcg_counts;
+static atomic_long_t s61_churn_counts_freeing;
+static atomic_long_t s61_churn_scans;
+static atomic_long_t s61_churn_freed;
+
+static unsigned long s61_churn_count(struct shrinker *shrink,
+				     struct shrink_control *sc)
+{
+	struct s61_churn *c = shrink->private_data;
+
+	if (sc->memcg && parent_mem_cgroup(sc->memcg)) {
+		atomic_long_inc(&s61_churn_memcg_counts);
+		if (READ_ONCE(c->freeing))
+			atomic_long_inc(&s61_churn_counts_freeing);
+	}
+	return list_lru_shrink_count(&c->lru, sc);
+}
+
+static enum lru_status s61_churn_isolate(struct list_head *item,
+					 struct list_lru_one *list,
+					 spinlock_t *lock, void *arg)
+{
+	list_lru_isolate_move(list, item, arg);
+	return LRU_REMOVED;
+}
+
+static void s61_churn_dispose(struct list_head *dispose)
+{
+	struct s61_churn_item *item, *next;
+
+	list_for_each_entry_safe(item, next, dispose, node) {
+		list_del(&item->node);
+		kmem_cache_free(s61_churn_cache, item);
+	}
+}
+
+static unsigned long s61_churn_scan(struct shrinker *shrink,
+				    struct shrink_control *sc)
+{
+	struct s61_churn *c = shrink->private_data;
+	unsigned long freed;
+	LIST_HEAD(dispose);
+
+	atomic_long_inc(&s61_churn_scans);
+	freed = list_lru_shrink_walk(&c->lru, sc, s61_churn_isolate, &dispose);
+	s61_churn_dispose(&dispose);
+	atomic_long_add(freed, &s61_churn_freed);
+	return freed;
+}
+
+static struct s61_churn *s61_churn_alloc(void)
+{
+	struct s61_churn *c = kzalloc(sizeof(*c), GFP_KERNEL);
+
+	if (!c)
+		return NULL;
+	c->shrinker = shrinker_alloc(SHRINKER_MEMCG_AWARE, "s61-churn");
+	if (!c->shrinker)
+		goto free_c;
+	c->shrinker->count_objects = s61_churn_count;
+	c->shrinker->scan_objects = s61_churn_scan;
+	c->shrinker->seeks = DEFAULT_SEEKS;
+	c->shrinker->private_data = c;
+	if (list_lru_init_memcg(&c->lru, c->shrinker))
+		goto free_shrinker;
+	return c;
+
+free_shrinker:
+	shrinker_free(c->shrinker);
+free_c:
+	kfree(c);
+	return NULL;
+}
+
+/* Charged to the current task's memcg; sets the shrinker's bit there. */
+static void s61_churn_fill(struct s61_churn *c, unsigned int items)
+{
+	struct s61_churn_item *item;
+	unsigned int i;
+
+	for (i = 0; i < items; i++) {
+		item = kmem_cache_alloc_lru(s61_churn_cache, &c->lru, GFP_KERNEL);
+		if (!item)
+			return;
+		INIT_LIST_HEAD(&item->node);
+		list_lru_add(&c->lru, &item->node);
+	}
+}
+
+/*
+ * Free the shrinker first: once shrinker_free() returns no callback runs
+ * or can start, so the objects still listed and @c go without a lock.
+ */
+static void s61_churn_free(struct s61_churn *c)
+{
+	unsigned long nr;
+	LIST_HEAD(dispose);
+	int nid;
+
+	WRITE_ONCE(c->freeing, true);
+	shrinker_free(c->shrinker);
+	for_each_node(nid) {
+		nr = ULONG_MAX;
+		list_lru_walk_node(&c->lru, nid, s61_churn_isolate, &dispose, &nr);
+	}
+	s61_churn_dispose(&dispose);
+	list_lru_destroy(&c->lru);
+	kfree(c);
+}
+
+static int s61_churn_round(unsigned int width, unsigned int items,
+			   unsigned int hold_ms, bool fill_first)
+{
+	struct s61_churn **set;
+	unsigned int i, n;
+	int ret = 0;
+
+	set = kcalloc(width, sizeof(*set), GFP_KERNEL);
+	if (!set)
+		return -ENOMEM;
+	for (n = 0; n < width; n++) {
+		set[n] = s61_churn_alloc();
+		if (!set[n]) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (fill_first)
+			s61_churn_fill(set[n], items);
+		shrinker_register(set[n]->shrinker);
+		atomic_long_inc(&s61_churn_registered);
+		if (!fill_first)
+			s61_churn_fill(set[n], items);
+	}
+	if (hold_ms && !ret)
+		msleep_interruptible(hold_ms);
+	for (i = 0; i < n; i++)
+		s61_churn_free(set[i]);
+	kfree(set);
+	return ret;
+}
+
+static ssize_t s61_churn_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	unsigned int cycles, width, items, hold_ms, i;
+	char buf[64];
+	int ret;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	if (sscanf(buf, "%u %u %u %u", &cycles, &width, &items, &hold_ms) != 4 ||
+	    !width || width > S61_CHURN_MAX_WIDTH || items > S61_CHURN_MAX_ITEMS ||
+	    hold_ms > S61_CHURN_MAX_HOLD_MS)
+		return -EINVAL;
+	for (i = 0; i < cycles; i++) {
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		ret = s61_churn_round(width, items, hold_ms, i & 1);
+		if (ret)
+			return ret;
+		atomic_long_inc(&s61_churn_cycles);
+		cond_resched();
+	}
+	return len;
+}
+
+static const struct file_operations s61_churn_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = s61_churn_write,
+	.llseek = noop_llseek,
+};
+
+static int s61_churn_stats_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "cycles=%ld registered=%ld memcg_counts=%ld counts_while_freeing=%ld scans=%ld freed=%ld\n",
+		   atomic_long_read(&s61_churn_cycles),
+		   atomic_long_read(&s61_churn_registered),
+		   atomic_long_read(&s61_churn_memcg_counts),
+		   atomic_long_read(&s61_churn_counts_freeing),
+		   atomic_long_read(&s61_churn_scans),
+		   atomic_long_read(&s61_churn_freed));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(s61_churn_stats);
+
+static int s61_churn_init(struct dentry *dir)
+{
+	s61_churn_cache = kmem_cache_create("s61_churn_item",
+					    sizeof(struct s61_churn_item), 0,
+					    SLAB_ACCOUNT, NULL);
+	if (!s61_churn_cache)
+		return -ENOMEM;
+	debugfs_create_file("churn", 0200, dir, NULL, &s61_churn_fops);
+	debugfs_create_file("churn_stats", 0444, dir, NULL, &s61_churn_stats_fops);
+	return 0;
+}
+
+/* After debugfs is gone: no round runs, every churn object is freed. */
+static void s61_churn_exit(void)
+{
+	kmem_cache_destroy(s61_churn_cache);
+}
+#else
+/* The churn needs shrinker_alloc(); on the old API there is nothing to do. */
+static int s61_churn_init(struct dentry *dir)
+{
+	return 0;
+}
+
+static void s61_churn_exit(void)
+{
+}
+#endif
+
 /* Read-only constant strings ("api", "lockless"). */
 static ssize_t s61_str_read(struct file *file, char __user *buf, size_t len,
 			    loff_t *ppos)
@@ -482,11 +759,24 @@ static int __init s61_init(void)
 	t->sleep_ms = sleep_ms;
 
 	s61_debugfs_init(t);
+	ret = s61_churn_init(t->dir);
+	if (ret) {
+		debugfs_remove_recursive(t->dir);
+		return ret;
+	}
 	ret = s61_shrinker_register(t);
 	if (ret) {
 		debugfs_remove_recursive(t->dir);
+		s61_churn_exit();
 		pr_err("cannot register the shrinker: %d\n", ret);
 		return ret;
+	}
+	if (leak) {
+		/* Unreferenced once this returns: kmemleak must report it. */
+		if (!kmalloc(200, GFP_KERNEL))
+			pr_warn("leak=1: the allocation to leak failed\n");
+		else
+			pr_info("leak=1: leaked a 200-byte object on purpose\n");
 	}
 	pr_info("loaded: %s API, lockless %s, nr_objects %lu, block %d, flags %#x\n",
 		S61_API, S61_LOCKLESS, nr_objects, block,
@@ -504,6 +794,7 @@ static void __exit s61_exit(void)
 	wake_up_all(&t->wq);
 	/* ... so that unregistering, which waits for running scans, finishes. */
 	s61_shrinker_unregister(t);
+	s61_churn_exit();
 	pr_info("unloaded: %ld scans, %ld counts, %ld objects freed\n",
 		atomic_long_read(&t->scans), atomic_long_read(&t->counts),
 		atomic_long_read(&t->freed));

@@ -156,3 +156,35 @@ in_memcg() {
 	# shellcheck disable=SC2016  # expanded by the inner bash
 	bash -c '. /s61/lib.sh && echo $$ >"$0/cgroup.procs" && "$@"' "$cg" "$@"
 }
+
+# Race workers: "running" is true until $end (seconds since the epoch, set
+# by the caller); results go to files in $work.
+# shellcheck disable=SC2154  # end: set by the race test
+running() { [ "$(date +%s)" -lt "$end" ]; }
+
+# Worker: drop_caches=2 every $1 seconds until the end; the count goes to
+# $work/drops.
+race_drop_caches() {
+	local n=0
+	while running; do echo 2 >/proc/sys/vm/drop_caches; n=$((n + 1)); sleep "$1"; done
+	# shellcheck disable=SC2154  # work: set by the race test
+	echo "$n" >"$work/drops"
+}
+
+# Wait for the worker PIDs "$@" until $1 (seconds since the epoch); a
+# worker still running then fails the test as hung, with the processes and
+# the worker's kernel stack.
+race_wait_workers() {
+	local deadline=$1 p
+	shift
+	for p in "$@"; do
+		while kill -0 "$p" 2>/dev/null; do
+			if [ "$(date +%s)" -ge "$deadline" ]; then
+				ps -o pid,stat,args 2>/dev/null | head -30
+				cat /proc/"$p"/stack 2>/dev/null
+				fail "worker $p still running at the deadline, $((deadline - end)) s after the end: hung"
+			fi
+			sleep 1
+		done
+	done
+}

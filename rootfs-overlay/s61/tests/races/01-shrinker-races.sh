@@ -18,7 +18,6 @@ grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
 	echo +memory >/sys/fs/cgroup/cgroup.subtree_control
 for i in 1 2 3; do mkdir -p /sys/fs/cgroup/race$i; done
 
-running() { [ "$(date +%s)" -lt "$end" ]; }
 count() { echo $(($(cat "$work/$1" 2>/dev/null || echo 0) + 1)) >"$work/$1"; }
 
 mount_storm() {
@@ -28,11 +27,6 @@ mount_storm() {
 		mount -t tmpfs race "$m" && touch "$m/f" && umount "$m" && n=$((n + 1))
 	done
 	echo "$n" >"$work/mounts$1"
-}
-drop_caches() {
-	local n=0
-	while running; do echo 2 >/proc/sys/vm/drop_caches; n=$((n + 1)); sleep 0.2; done
-	echo "$n" >"$work/drops"
 }
 memcg_reclaim() {
 	local n=0 cg=/sys/fs/cgroup/race$1 i=0
@@ -82,7 +76,7 @@ debugfs_poke() {
 pids=()
 mount_storm 1 & pids+=($!)
 mount_storm 2 & pids+=($!)
-drop_caches & pids+=($!)
+race_drop_caches 0.2 & pids+=($!)
 for i in 1 2 3; do memcg_reclaim $i & pids+=($!); done
 memcg_churn & pids+=($!)
 module_churn & pids+=($!)
@@ -91,17 +85,7 @@ stress-ng --ramfs 2 --timeout "${secs}s" --quiet >"$work/stress-ng.log" 2>&1 & p
 
 # Every worker checks the clock; allow one minute past the end for the
 # slowest step (TCG), then call it a hang.
-deadline=$((end + 60))
-for p in "${pids[@]}"; do
-	while kill -0 "$p" 2>/dev/null; do
-		if [ "$(date +%s)" -ge "$deadline" ]; then
-			ps -o pid,stat,args 2>/dev/null | head -30
-			cat /proc/"$p"/stack 2>/dev/null
-			fail "worker $p still running ${secs}s + 60s after the start: hung"
-		fi
-		sleep 1
-	done
-done
+race_wait_workers $((end + 60)) "${pids[@]}"
 stress=$(grep -c . "$work/stress-ng.log")
 echo "metric secs=$secs mounts=$(($(cat "$work/mounts1") + $(cat "$work/mounts2"))) drops=$(cat "$work/drops")" \
 	"reclaims=$(($(cat "$work/reclaims1") + $(cat "$work/reclaims2") + $(cat "$work/reclaims3")))" \
