@@ -22,6 +22,12 @@ S61_PATCHES=$S61_ROOT/patches
 S61_SRC_PKG=linux-source-6.1
 S61_SRC_TARBALL=${S61_SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 export CCACHE_DIR=${CCACHE_DIR:-$S61_CACHE/ccache}
+# The one identity of the series: every commit's author and Signed-off-by,
+# and the sender of its mails (tools/stack sets it in the kernel checkout;
+# tools/b4-series refuses to send as anyone else). A submitter who signs
+# the series as a person changes it here and re-signs the commits.
+S61_IDENT_NAME="s61 backport team"
+S61_IDENT_EMAIL="s61-backport@example.org"
 
 s61_prog=$(basename "$0")
 
