@@ -20,10 +20,10 @@ BRANCH ?= $(shell tools/lib-query top 2>/dev/null)
 RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/bins,$(SCRIPTS))
+SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/bins tools/benchlib,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests \
-	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench \
+	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench \
 	boot-commits boot-commits-tests judge-tests
 
 all: deps stack
@@ -57,7 +57,7 @@ lint: deps-lint
 		rootfs-overlay/s61/tests/*/*.sh
 	@echo "lint: shellcheck clean"
 
-tools-tests: stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests \
+tools-tests: stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests
 
 # How a run is judged: the guest's exit-status mapping, qemu/ktap-summary,
@@ -80,6 +80,11 @@ kcache-tests:
 # tools/bench-report.py on recorded guest results (tests/fixtures/bench-quick).
 bench-report-tests:
 	tests/test-bench-report.sh
+
+# The verdict rule of tools/benchlib/judge.py on synthetic pair ratios, and
+# the report's verdicts and earlier-runs table (issue #16).
+bench-judge-tests:
+	tests/test-bench-judge.sh
 
 coverage-tests:
 	tests/test-coverage.sh

@@ -1,0 +1,10 @@
+"""The code of tools/bench-report.py, in three parts:
+
+parse.py  reads a tools/bench run directory (meta.env, runs.env, the guests'
+          KTAP results) and the recorded reports under docs/bench/;
+judge.py  the verdict rule on the pair ratios and the goals P1..P5;
+draw.py   the outputs: raw JSON, docs/benchmarks.md (tables, earlier runs,
+          cover-letter block), the gnuplot PNG, the table on stdout.
+
+Python 3 standard library only.
+"""
