@@ -17,3 +17,12 @@ project_copy() {
 	cp -r "$here/tools" "$here/testmod" "$1/"
 	cp -r "$here/qemu/configs" "$1/qemu/"
 }
+# new_project: a temporary directory $t (removed at exit unless KEEP is set)
+# holding a copy of the project's tools in $P (project_copy), for the tests
+# that run the tools with stubs on a synthetic checkout.
+new_project() {
+	t=$(mktemp -d)
+	trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
+	P=$t/proj
+	project_copy "$P"
+}

@@ -14,10 +14,7 @@ set -u
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
-t=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-P=$t/proj
-project_copy "$P"
+new_project
 printf '%s\n' '# a stack with two core branches' 'base linux-source-6.1 1.0-1' prep \
 	'api core' conv-mm 'remove-old-api   core  # comment' tests >"$P/branch-stack.txt"
 export S61_CACHE=$t/cache S61_WORK=$P/.work

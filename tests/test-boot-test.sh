@@ -14,10 +14,7 @@ set -u
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
-t=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-P=$t/proj
-project_copy "$P"
+new_project
 echo 'kernel image' >"$t/bzImage"
 printf 'base linux-source-6.1 1.0-1\none\ntwo\nthree\n' >"$P/branch-stack.txt"
 calls=$t/calls

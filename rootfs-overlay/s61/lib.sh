@@ -38,6 +38,16 @@ shrinker_count() {
 	shrinker_names | grep -cx "$1"
 }
 
+# Value of NAME=VALUE on the kernel command line, else $2 (or nothing).
+cmdline_arg() {
+	local a
+	# shellcheck disable=SC2013  # split on blanks, as the kernel does
+	for a in $(cat /proc/cmdline); do
+		case $a in "$1="*) echo "${a#*=}"; return 0 ;; esac
+	done
+	[ $# -lt 2 ] || echo "$2"
+}
+
 # Fields of /proc/sys/fs/dentry-state.
 nr_dentry() { awk '{ print $1 }' /proc/sys/fs/dentry-state; }
 nr_negative() { awk '{ print $5 }' /proc/sys/fs/dentry-state; }

@@ -7,8 +7,7 @@
 # by itself; afterwards reclaim must still work. Splats and leaks are judged
 # by the host from the console (the init runs a kmemleak scan at the end).
 . /s61/lib.sh
-secs=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^s61.race_secs=//p')
-secs=${secs:-60}
+secs=$(cmdline_arg s61.race_secs 60)
 end=$(($(date +%s) + secs))
 work=/tmp/races
 mkdir -p "$work"

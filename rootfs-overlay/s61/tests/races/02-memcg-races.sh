@@ -24,12 +24,10 @@
 # shrinker without shrinker_try_get() (KASAN use-after-free in the churn
 # callbacks).
 . /s61/lib.sh
-cmdarg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p"; }
-secs=$(cmdarg s61.memcg_race_secs)
+secs=$(cmdline_arg s61.memcg_race_secs)
 if [ -z "$secs" ]; then
-	secs=$(cmdarg s61.race_secs)
-	secs=${secs:-60}
-	[ "$(cmdarg s61.race_short)" = 1 ] || [ "$secs" -ge 180 ] || secs=180
+	secs=$(cmdline_arg s61.race_secs 60)
+	[ "$(cmdline_arg s61.race_short)" = 1 ] || [ "$secs" -ge 180 ] || secs=180
 fi
 ko=/s61/modules/s61_shrinker_test.ko
 [ -f "$ko" ] || fail "no test module in the initramfs (tools/testmod did not build it)"
@@ -150,7 +148,7 @@ val() { echo "$stats" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 	fail "the memcg path never called a churn shrinker: the race did not happen"
 # Calls that reached a shrinker whose owner had started shrinker_free():
 # the overlap itself. 46 in the first 180 s run; a short run may see none.
-[ "$(cmdarg s61.race_short)" = 1 ] || [ "$(val counts_while_freeing)" -gt 0 ] ||
+[ "$(cmdline_arg s61.race_short)" = 1 ] || [ "$(val counts_while_freeing)" -gt 0 ] ||
 	fail "no memcg-path call overlapped a shrinker_free() in ${secs}s"
 
 # Reclaim still works afterwards, through the memcg path too.
