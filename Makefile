@@ -20,11 +20,11 @@ BRANCH ?= $(shell tools/lib-query top 2>/dev/null)
 RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/bins tools/benchlib,$(SCRIPTS))
+SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/bins tools/benchlib tools/kcidb,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests \
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench \
-	boot-commits boot-commits-tests judge-tests
+	boot-commits boot-commits-tests judge-tests lava-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -58,7 +58,7 @@ lint: deps-lint
 	@echo "lint: shellcheck clean"
 
 tools-tests: stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
-	boot-test-tests judge-tests boot-commits-tests
+	boot-test-tests judge-tests boot-commits-tests lava-tests
 
 # How a run is judged: the guest's exit-status mapping, qemu/ktap-summary,
 # the qemu/expected manifest, the splat patterns and qemu/run's wiring, on
@@ -76,6 +76,13 @@ boot-commits-tests:
 
 kcache-tests:
 	tests/test-kcache.sh
+
+# LAVA jobs (tools/lava-jobs) against lava-common's schema, KCIDB output
+# (tools/kcidb) against lava/kcidb-schema-v04.json; Debian's lava-common,
+# lava-dispatcher, lavacli, python3-jsonschema, python3-yaml (docs/lava.md).
+lava-tests:
+	@tools/deps lava
+	tests/test-lava.sh
 
 # tools/bench-report.py on recorded guest results (tests/fixtures/bench-quick).
 bench-report-tests:

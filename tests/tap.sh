@@ -26,3 +26,29 @@ new_project() {
 	P=$t/proj
 	project_copy "$P"
 }
+# fake_stack BRANCH:SUBJECT[:SUBJECT...]...: in the git repository of g()
+# (set by the sourcing test), a "base" commit of a.c and then, for each
+# argument, a branch of that name on the one before with one commit per
+# subject (each appends its subject to a.c).
+fake_stack() {
+	local b s subs top
+	top=$(g rev-parse --show-toplevel) || return 1
+	echo base >"$top/a.c"
+	g add a.c && g commit -qm base && g branch -q base
+	for b in "$@"; do
+		g checkout -q -b "${b%%:*}"
+		IFS=: read -r -a subs <<<"${b#*:}"
+		for s in "${subs[@]}"; do
+			echo "$s" >>"$top/a.c" && g commit -qam "$s"
+		done
+	done
+}
+# mutate yaml|json IN OUT PYTHON: OUT is IN (loaded as d) changed by PYTHON.
+mutate() {
+	/usr/bin/python3 -c 'import json, sys, yaml
+fmt, src, dst, code = sys.argv[1:5]
+d = yaml.safe_load(open(src)) if fmt == "yaml" else json.load(open(src))
+exec(code)
+with open(dst, "w") as f:
+    yaml.safe_dump(d, f) if fmt == "yaml" else json.dump(d, f)' "$@"
+}

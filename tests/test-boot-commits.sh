@@ -55,17 +55,9 @@ chmod +x "$P/tools/guest-test"
 mkdir -p "$K" "$S61_WORK/logs"
 g() { git -C "$K" -c user.name=t -c user.email=t@t "$@"; }
 g init -q
-echo base >"$K/a.c"
-g add a.c && g commit -qm base && g branch -q base
 # prep: p1 p2; api: a1; conv-mm: m1 (not booted by default);
 # remove-old-api: r1 r2; tests: t1.
-for b in prep:p1:p2 api:a1 conv-mm:m1 remove-old-api:r1:r2 tests:t1; do
-	g checkout -q -b "${b%%:*}"
-	IFS=: read -r -a subs <<<"${b#*:}"
-	for s in "${subs[@]}"; do
-		echo "$s" >>"$K/a.c" && g commit -qam "$s"
-	done
-done
+fake_stack prep:p1:p2 api:a1 conv-mm:m1 remove-old-api:r1:r2 tests:t1
 bc=$P/tools/boot-commits
 id() { g rev-parse "$(g log --format=%H --grep="^$1\$" tests conv-mm | head -1)"; }
 short() { id "$1" | cut -c1-12; }

@@ -50,3 +50,21 @@ ktap_result() {
 	echo "not ok $i $name"
 	return 1
 }
+
+# ktap_lava_line LINE: for a KTAP result LINE ("ok 3 smoke.boot # 4s",
+# "not ok 2 x", "ok 1 y # SKIP why", "ok 1 z # XFAIL why"), the line a LAVA
+# test monitor matches (docs/lava.md): "s61-lava-result: NAME STATE", STATE
+# one of PASS FAIL SKIP XFAIL (the directive right after the name decides;
+# TODO counts as XFAIL, as qemu/ktap-summary does). Returns 1 (printing
+# nothing) for a line that is no KTAP result.
+ktap_lava_line() {
+	local re='^(not ok|ok) [0-9]+ ([^ #]+)( # ([A-Z]+))?' state
+	[[ $1 =~ $re ]] || return 1
+	case ${BASH_REMATCH[1]}:${BASH_REMATCH[4]} in
+	"not ok":*) state=FAIL ;;
+	ok:SKIP) state=SKIP ;;
+	ok:XFAIL|ok:TODO) state=XFAIL ;;
+	*) state=PASS ;;
+	esac
+	printf 's61-lava-result: %s %s\n' "${BASH_REMATCH[2]}" "$state"
+}
