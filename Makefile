@@ -22,9 +22,9 @@ SOAK_SECS ?= 600
 SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
 SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/bins tools/benchlib tools/kcidb,$(SCRIPTS))
 
-.PHONY: all check check-full deps deps-lint stack build boot lint tools-tests \
+.PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants \
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench \
-	boot-commits boot-commits-tests judge-tests lava-tests
+	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -58,7 +58,7 @@ lint: deps-lint
 	@echo "lint: shellcheck clean"
 
 tools-tests: stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
-	boot-test-tests judge-tests boot-commits-tests lava-tests
+	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests
 
 # How a run is judged: the guest's exit-status mapping, qemu/ktap-summary,
 # the qemu/expected manifest, the splat patterns and qemu/run's wiring, on
@@ -73,6 +73,10 @@ boot-test-tests:
 # tools/boot-commits with a stub guest-test on a synthetic checkout.
 boot-commits-tests:
 	tests/test-boot-commits.sh
+
+# tools/broken-variants with a stub guest-test on a synthetic checkout.
+broken-variants-tests:
+	tests/test-broken-variants.sh
 
 kcache-tests:
 	tests/test-kcache.sh
@@ -121,6 +125,13 @@ boot-test: stack
 # BOOT_COMMITS_ARGS: more options, e.g. --from COMMIT to resume.
 boot-commits: stack
 	tools/boot-commits $(BOOT_COMMITS_ARGS)
+
+# The deliberately broken kernels of tests/broken/ that carry a "fails:"
+# header (docs/broken-variants.md): each applied to the top, built, booted;
+# the run must fail with the named test among the failures. ~2 min each
+# (kunit config); never part of check. BROKEN=NAME... runs only those.
+broken-variants: stack
+	tools/broken-variants $(BROKEN)
 
 # The top of the stack under the debug kernel (lockdep, PROVE_RCU, KASAN,
 # kmemleak; the KUnit suite runs during its boot): KUnit, smoke, the lockless

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Tests of tools/broken-variants (the deliberately broken kernels of
+# tests/broken/): which variants run, the verdict from the run's exit and
+# the failed KUnit cases, the record and the table, the checkout left
+# clean and where it was, and bad input. tools/guest-test is a stub that
+# checks the diff is applied and answers by the env (nothing is built or
+# booted); the kernel checkout is a synthetic one.
+#
+# Each check was seen to fail on a deliberately broken variant of the tool,
+# named in a comment above it as "broken on: ..." (a comment covers the
+# checks up to the next one).
+set -u
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+here=$(cd "$(dirname "$0")/.." && pwd)
+new_project
+printf '%s\n' 'base linux-source-6.1 1.0-1' prep tests >"$P/branch-stack.txt"
+export S61_CACHE=$t/cache S61_WORK=$P/.work
+K=$S61_WORK/linux
+calls=$t/calls
+# The stub: logs its arguments and whether a.c carries the planted line;
+# STUB_RC is its exit status; STUB_FAILED the KUnit cases it reports "not
+# ok" on the console.
+cat >"$P/tools/guest-test" <<EOF
+#!/usr/bin/env bash
+printf '%s|' "\$@" >>"$calls"
+grep -q planted "$K/a.c" && echo applied >>"$calls" || echo clean >>"$calls"
+run=$t/runs/\$RANDOM\$RANDOM
+mkdir -p "\$run"
+: >"\$run/console.log"
+n=0
+for c in \${STUB_FAILED:-}; do
+	n=\$((n + 1))
+	echo "    not ok \$n \$c" >>"\$run/console.log"
+done
+echo "run: \$run"
+exit \${STUB_RC:-0}
+EOF
+chmod +x "$P/tools/guest-test"
+
+mkdir -p "$K" "$S61_WORK/logs" "$P/tests/broken"
+g() { git -C "$K" -c user.name=t -c user.email=t@t "$@"; }
+g init -q
+fake_stack prep:p1 tests:t1
+g checkout -q prep
+# variant DIFF-NAME CASE [FAILS-LINE]: a diff that appends "planted" to a.c.
+variant() {
+	local f=$P/tests/broken/$1.diff
+	printf '# s61-broken: %s is planted.\n# run: --config kunit --suites kunit\n' "$1" >"$f"
+	[ "${3-x}" = none ] || echo "# fails: ${3:-kunit $2}" >>"$f"
+	(cd "$K" && git checkout -q tests && echo planted >>a.c && git diff && git checkout -q -- a.c && git checkout -q prep) >>"$f"
+}
+variant v-one shrinker_test_one
+variant v-two shrinker_test_two
+variant v-nohdr x none
+bv=$P/tools/broken-variants
+verdict() { awk -F'\t' -v n="$1" '$1 == n { print $4 }' "$P/docs/broken-variants.tsv"; }
+
+# --- listing and bad input -----------------------------------------------------
+# broken on: variants without a fails: line listed too.
+check "--list names the variants that have a fails: line" \
+	bash -c "'$bv' --list | grep -c '^v-' | grep -qx 2"
+"$bv" v-nope >"$t/o" 2>&1
+rc=$?
+# broken on: a missing diff ignored (runs nothing, exit 0).
+check "an unknown variant is an error naming it" \
+	bash -c "[ $rc = 1 ] && grep -q \"no variant 'v-nope'\" '$t/o'"
+"$bv" v-nohdr >"$t/o" 2>&1
+rc=$?
+# broken on: the header check skipped for named variants.
+check "a variant without a fails: line is refused" \
+	bash -c "[ $rc = 1 ] && grep -q \"no valid '# fails:' line\" '$t/o'"
+"$bv" --bogus >"$t/o" 2>&1
+rc=$?
+# broken on: options not told from names ("no variant '--bogus'").
+check "an unknown option is an error naming it" \
+	bash -c "[ $rc = 1 ] && grep -q 'unknown option --bogus' '$t/o'"
+
+# --- the checkout is never overwritten ------------------------------------------
+echo edit >>"$K/a.c"
+: >"$calls"
+"$bv" v-one >"$t/o" 2>&1
+rc=$?
+# broken on: the dirty check removed (git apply on top of the edit).
+check "a dirty checkout is refused" bash -c "[ $rc = 1 ] && grep -q 'uncommitted changes' '$t/o'"
+check "... nothing ran" test ! -s "$calls"
+check "... the edit is still there" grep -q '^edit$' "$K/a.c"
+g checkout -q -- a.c
+
+# --- caught, missed, wrong case, build failure -----------------------------------
+: >"$calls"
+STUB_RC=1 STUB_FAILED="shrinker_test_one shrinker_test_other" "$bv" v-one >"$t/o" 2>&1
+rc=$?
+# broken on: exit 1 whatever the verdict.
+check "a run that fails with the named case: exit 0" test $rc = 0
+# broken on: the diff applied after the run (guest-test saw a clean tree).
+check "... guest-test ran on the top with the diff applied" \
+	test "$(cat "$calls")" = "--config|kunit|--suites|kunit|.|applied"
+check "... verdict caught, the failed cases recorded" \
+	bash -c "grep -q \$'^v-one\t[0-9a-f]*\t[0-9a-f]*\tcaught\tshrinker_test_one,shrinker_test_other\t' '$P/docs/broken-variants.tsv'"
+# broken on: no revert after the run; no return to the branch it was on.
+check "... the checkout is clean again" test -z "$(g status --porcelain --untracked-files=no)"
+check "... and back on its branch" test "$(g symbolic-ref -q --short HEAD)" = prep
+# shellcheck disable=SC2016  # the backquotes are the markdown table's
+check "... the table has the row" grep -q '^| v-one | v-one is planted. | `kunit shrinker_test_one` | caught |' "$P/docs/broken-variants.md"
+
+STUB_RC=0 STUB_FAILED=shrinker_test_two "$bv" v-two >"$t/o" 2>&1
+rc=$?
+# broken on: a passing run judged by its cases (the console shows the case
+# not ok, yet guest-test passed it: caught).
+check "a run that passes: MISSED, exit 1" bash -c "[ $rc = 1 ] && [ '$(verdict v-two)' = MISSED ]"
+STUB_RC=1 STUB_FAILED=shrinker_test_one "$bv" v-two >"$t/o" 2>&1
+rc=$?
+# broken on: any failure taken as caught.
+check "a run that fails, but not the named case: MISSED, exit 1" \
+	bash -c "[ $rc = 1 ] && [ '$(verdict v-two)' = MISSED ]"
+# broken on: the record appended without dropping the variant's older row.
+check "... one row per variant" test "$(grep -c '^v-two' "$P/docs/broken-variants.tsv")" = 1
+check "... the other variant's row kept" test "$(verdict v-one)" = caught
+
+STUB_RC=125 "$bv" v-one >"$t/o" 2>&1
+rc=$?
+# broken on: 125 judged like any failure (caught with no case).
+check "a kernel that does not build: error, exit 1" \
+	bash -c "[ $rc = 1 ] && [ '$(verdict v-one)' = error ]"
+
+# --- a diff that does not apply ---------------------------------------------------
+printf '# s61-broken: stale.\n# run: --config kunit\n# fails: kunit x\ndiff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-nothing\n+planted\n' >"$P/tests/broken/v-stale.diff"
+: >"$calls"
+"$bv" >"$t/o" 2>&1
+rc=$?
+# broken on: the apply check per variant just before its run (the others ran).
+check "a stale diff stops the run before any variant runs" \
+	bash -c "[ $rc = 1 ] && grep -q 'v-stale: tests/broken/v-stale.diff does not apply' '$t/o' && [ ! -s '$calls' ]"
+check "... the checkout is clean and on its branch" \
+	bash -c "[ -z \"\$(git -C '$K' status --porcelain --untracked-files=no)\" ] && [ \"\$(git -C '$K' symbolic-ref --short HEAD)\" = prep ]"
+
+echo "1..$((pass + fail))"
+echo "broken-variants-tests: $pass passed, $fail failed"
+[ "$fail" = 0 ]
