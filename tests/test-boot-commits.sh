@@ -218,6 +218,27 @@ check "a rebase that keeps a tree keeps its row, under the new id" \
 	eval "row_has p2 '| ok | ok |' && [ $old_p2 != \$(short p2) ]"
 check "... a changed tree says not run" row_has t1 'not run'
 
+# --- --missing ---------------------------------------------------------------------------
+# After the rebase above: t1's tree is new (no row), the others have rows.
+: >"$calls"
+"$bc" --missing >"$t/run.out" 2>&1
+rc=$?
+# broken on: --missing ignored (all six run); rows of any suite list or
+# any exit counted as passed (t1's failed row of the old tree is not
+# what matters: its tree is new).
+check "--missing runs only the commits without a passing row" test "$(subjects)" = "t1 "
+check "... and exits 0 when they pass" test $rc = 0
+: >"$calls"
+FAIL_SUBJ=a1 "$bc" --branches api >/dev/null 2>&1
+"$bc" --missing >"$t/run.out" 2>&1
+# broken on: a failed row (exit 1) counted as passed.
+check "... a commit whose row failed runs again" test "$(subjects)" = "a1 a1 "
+: >"$calls"
+"$bc" --missing >"$t/run.out" 2>&1
+rc=$?
+check "... nothing to run: exit 0, nothing booted" \
+	eval "[ $rc = 0 ] && [ ! -s '$calls' ] && grep -q 'nothing to run' '$t/run.out'"
+
 # --- bad input --------------------------------------------------------------------------
 : >"$calls"
 # broken on, in order: --branches not checked (an unknown one has no
