@@ -88,9 +88,11 @@ lava-tests:
 	@tools/deps lava
 	tests/test-lava.sh
 
-# tools/bench-report.py on recorded guest results (tests/fixtures/bench-quick).
+# tools/bench-report.py on recorded guest results (tests/fixtures/bench-quick),
+# and on a synthetic run with the P4-at-scale sweep and P6 (built by the test).
 bench-report-tests:
 	tests/test-bench-report.sh
+	tests/test-bench-sweep.sh
 
 # The verdict rule of tools/benchlib/judge.py on synthetic pair ratios, and
 # the report's verdicts and earlier-runs table (issue #16).
@@ -159,7 +161,9 @@ soak: stack
 		--append "s61.race_secs=$(SOAK_SECS) s61.test_timeout=$$(($(SOAK_SECS) + 600))" $(BRANCH)
 
 # Benchmarks (issue #6): base vs the top of the stack, bench config, rounds
-# alternating A B; writes docs/benchmarks.md, docs/bench/bench.{json,png}.
+# alternating A B; writes docs/benchmarks.md and, every run kept,
+# docs/bench/<date>-<quick|full>.{json,png} (with -a other than base in
+# BENCH_ARGS: docs/bench/<date>-<quick|full>-<A>-vs-<B>.{md,json,png}).
 # QUICK=1: 2 rounds and shorter workloads. BENCH_ARGS: more tools/bench options.
 bench: stack
 	tools/bench $(if $(filter 1,$(QUICK)),--quick) $(BENCH_ARGS)

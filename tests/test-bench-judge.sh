@@ -109,14 +109,14 @@ check "no verdict says met or NOT met" bash -c "! grep -qw 'met' '$d/benchmarks.
 awk '/^## Earlier runs/ { b = 1; next } /^## / { b = 0 } b' "$d/benchmarks.md" >"$t/earlier"
 # Broken: earlier_runs() skipping the files with quick=1.
 check "Earlier runs lists every recorded run and this one" bash -c "
-	for f in bench p2-aa p2-abba quick-fresh-host out; do grep -q \"^| \\\`\$f.json\\\`\" '$t/earlier' || exit 1; done"
+	for f in 20261203-152244-full p2-aa p2-abba quick-fresh-host out; do grep -q \"^| \\\`\$f.json\\\`\" '$t/earlier' || exit 1; done"
 # Broken: earlier_runs() skipping the files with quick=1.
 # shellcheck disable=SC2016  # the backquotes are markdown
 check "with the QUICK run on a fresh host: P4 1.43, slower (indicative)" \
 	grep -qF '| `quick-fresh-host.json` | 2026-12-03 18:52 | QUICK, 2 rounds + 2 P2 pairs | `base` vs `tests` | 2 CPUs, 2 vCPUs tcg; load 1.64 (1.30–2.18) | 1.009 (0.827–1.283), 4 pairs: **no difference resolvable (indicative)** | 3.906 (3.906–3.906), 2 pairs: **frees more (indicative)** | 1.432 (1.291–1.573), 2 pairs: **slower (indicative)** |' "$t/earlier"
 # Broken: P2's headline the alternating pairs alone ("5 pairs: **faster**").
 check "and the last full run's P2 over its 10 pairs: no difference resolvable" \
-	bash -c "grep '^| \`bench.json\`' '$t/earlier' | grep -qF '1.026 (0.923–1.185), 10 pairs: **no difference resolvable**'"
+	bash -c "grep '^| \`20261203-152244-full.json\`' '$t/earlier' | grep -qF '1.026 (0.923–1.185), 10 pairs: **no difference resolvable**'"
 # Broken: earlier_runs() listing every *.json, the ones it cannot read with empty cells.
 check "files that are not reports are left out" bash -c "! grep -qE 'list.json|notes.json' '$t/earlier'"
 awk '/^<!-- cover-letter: begin/ { b = 1; next } /^<!-- cover-letter: end/ { b = 0 } b' "$d/benchmarks.md" >"$t/cover"

@@ -11,8 +11,31 @@ import sys
 import tempfile
 import textwrap
 
-from .parse import PROG, ROWS, fmt, host_loads, load_recorded, med
-from .judge import MIN_PAIRS, MIN_ROUNDS, NO_DIFF, HEADLINE, headline, spread, unresolved
+from .parse import PROG, ROWS, SWEEP_ROWS, fmt, host_loads, load_recorded, med
+from .judge import (DIRECTION, MIN_PAIRS, MIN_ROUNDS, NO_DIFF, NOT_MEASURED, HEADLINE, headline,
+                    metric_verdict, spread, sweep_headline, sweep_verdicts, unresolved)
+
+# The repository (tools/benchlib/draw.py is two levels under it): paths in the
+# report are given relative to it when they are inside.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def is_base(meta):
+    """Kernel A is base, the pristine 6.1 (make bench); else a comparison of
+    two other trees (e.g. the top without one commit against the top)."""
+    return meta.get("kernel_a") == "base"
+
+
+def shown_path(path):
+    """path relative to the repository when it is inside, else its name."""
+    rel = os.path.relpath(os.path.abspath(path), ROOT)
+    return os.path.basename(path) if rel.startswith("..") else rel
+
+
+def sweep_png_path(png):
+    """The sweep plot next to the main one: same basename + "-sweep.png"."""
+    base, ext = os.path.splitext(png)
+    return base + "-sweep" + (ext or ".png")
 
 
 def cell(xs):
@@ -50,10 +73,27 @@ def model_bytes(nr_ids):
 
 
 
-def cover_block(meta, G, indicative):
+def sweep_resolution(sg):
+    """What the rule resolved per N of a sweep goal, and what it did not."""
+    res = [f"N={p['n']} ({p['verdict']})" for p in sg["per_n"]
+           if p["verdict"] != NOT_MEASURED and not p["verdict"].startswith(NO_DIFF)]
+    nd = [str(p["n"]) for p in sg["per_n"] if p["verdict"].startswith(NO_DIFF)]
+    nm = [str(p["n"]) for p in sg["per_n"] if p["verdict"] == NOT_MEASURED]
+    return "; ".join([f"resolved at {', '.join(res) if res else 'no N'}"]
+                     + ([f"not resolvable at N={', '.join(nd)}"] if nd else [])
+                     + ([f"not measured at N={', '.join(nm)}"] if nm else []))
+
+
+SWEEP_WHAT = {"P4 at scale": "N memcgs with a tmpfs each, writers in many of them at once under "
+                             "their parent's memory limit (memcg limit reclaim)",
+              "P6": "tmpfs mount and umount in a memcg outside that parent while its writers run"}
+
+
+def cover_block(meta, G, indicative, SG=()):
     """The goals as plain text for the mailed cover letter (tools/b4-series
     copies what stands between the cover-letter markers): ASCII, lines under
-    75 columns, no thousands separators."""
+    75 columns, no thousands separators. SG: the sweep goals
+    (judge.sweep_goals), a line each with what the rule resolved per N."""
     def plain(t):
         t = t.replace("–", "-").replace("µ", "u")
         while True:
@@ -66,9 +106,13 @@ def cover_block(meta, G, indicative):
             "P3": "memcg reclaim under mount churn",
             "P4": "reclaim over many memcgs, with a CPU profile",
             "P5": "shrinker_info memory per memcg"}
+    if is_base(meta):
+        kernels = (f"{meta.get('kernel_a')} (unpatched) against {meta.get('kernel_b')} (the top of the "
+                   f"series)")
+    else:
+        kernels = f"{meta.get('kernel_a')} (A) against {meta.get('kernel_b')} (B)"
     head = (f"Benchmarks (make bench of the series repository, {meta.get('date', '?')[:10]}): "
-            f"{meta.get('kernel_a')} (unpatched) against {meta.get('kernel_b')} (the top of the "
-            f"series), both built from the same "
+            f"{kernels}, both built from the same "
             f"config, QEMU TCG with {meta.get('smp', '?')} vCPUs, {meta.get('rounds')} rounds "
             f"booting A and B in alternating order; per boot the median, ratios B/A pair by pair; "
             f"a verdict is '{NO_DIFF}' when the pair ratios' min-max includes 1.00 and "
@@ -79,7 +123,11 @@ def cover_block(meta, G, indicative):
         t = t.replace("see the P5 section", "see docs/benchmarks.md")
         out += textwrap.wrap(plain(f"{n}, {what.get(n, n)}: {v}; {t}"), 72,
                              initial_indent="- ", subsequent_indent="  ")
-    nd = unresolved(G)
+    for sg in SG:
+        out += textwrap.wrap(plain(f"{sg['goal']}, {SWEEP_WHAT.get(sg['goal'], sg['goal'])}: "
+                                   f"{sweep_resolution(sg)}; {sg['text']}"), 72,
+                             initial_indent="- ", subsequent_indent="  ")
+    nd = unresolved(G, SG)
     out += textwrap.wrap(plain(f"Not resolvable with these pairs (their spread includes 1.00): "
                                f"{', '.join(nd) if nd else 'none'}."), 72)
     out.append("<!-- cover-letter: end -->")
@@ -163,14 +211,126 @@ def plot(meta, S, png):
     return True
 
 
-def raw_json(meta, runs, S, G, indicative):
+def plot_sweep(meta, SW, png):
+    """The sweep plot (png: the main plot's name + "-sweep.png"): left, the
+    cost against N (write_ms and reclaim_ms of both kernels, median and
+    min-max over the rounds, log-log); right, P6: the tmpfs mount latency
+    distribution per kernel and N (CDF of the latencies pooled over the
+    rounds), or without distribution samples p99 per N with p50-max bars."""
+    gp = shutil.which("gnuplot")
+    if not gp:
+        print(f"{PROG}: warning: gnuplot missing (tools/deps bench); no {png}", file=sys.stderr)
+        return False
+    if not SW or not SW.ns:
+        return False
+    ka, kb = meta["kernel_a"], meta["kernel_b"]
+    color = {ka: "#d95f02", kb: "#1b9e77"}
+    # A and B side by side at each N: their bars would hide each other.
+    shift = {ka: 0.96, kb: 1.04}
+    tmp = tempfile.mkdtemp(prefix="s61-bench-sweep.")
+    xt = ", ".join(f'"{n}" {n}' for n in SW.ns)
+    xr = f"[{min(SW.ns) / 1.6:g}:{max(SW.ns) * 1.6:g}]"
+    script = ['set terminal pngcairo size 1600,700 font ",10"',
+              f'set output "{png}"',
+              f'set multiplot layout 1,2 title "P4 at scale and P6: {ka} (A) vs {kb} (B), '
+              f'{meta.get("rounds")} rounds, QEMU TCG {meta.get("smp")} vCPUs'
+              f'{" QUICK" if meta.get("quick") == "1" else ""}"',
+              "set termoption noenhanced", "set grid", "set key top left",
+              "set logscale x", "set logscale y", f"set xrange {xr}", f"set xtics ({xt})",
+              'set xlabel "memcgs (N), log"', 'set ylabel "ms, log"',
+              'set title "cost against N: median and min-max over the rounds"']
+    series = []
+    for m, label, dt, pt in (("write_ms", "write phase", 1, 7), ("reclaim_ms", "memory.reclaim pass", 2, 5)):
+        for k in (ka, kb):
+            rows = []
+            for n in SW.ns:
+                st = SW.get("p4s", m, n)
+                xs = (st.a if k == ka else st.b) if st else []
+                if xs:
+                    rows.append((n * shift[k], max(med(xs), 0.01), max(min(xs), 0.01), max(max(xs), 0.01)))
+            if not rows:
+                continue
+            dat = os.path.join(tmp, f"{m}-{'a' if k == ka else 'b'}.dat")
+            with open(dat, "w") as f:
+                f.writelines(" ".join(f"{x:g}" for x in r) + "\n" for r in rows)
+            series.append(f'"{dat}" using 1:2:3:4 with yerrorlines lc rgb "{color[k]}" dt {dt} pt {pt} '
+                          f'lw 1.5 title "{label} {k}"')
+    if series:
+        script.append("plot " + ", ".join(series))
+    else:
+        script += ["unset key", "set label 1 \"no write_ms or reclaim_ms samples\" at graph 0.3, graph 0.5",
+                   "plot [1:2] [1:2] NaN notitle", "unset label 1", "set key top left"]
+    # Right: P6.
+    series = []
+    have_dist = any(w == "p6" and m == "mount_dist" for w, m, _, _ in SW.dist)
+    if have_dist:
+        script += ["set title \"P6: tmpfs mount latency during the write phase, CDF pooled over the rounds\"",
+                   "unset logscale y", "set yrange [0:1]", "set autoscale x", "unset xtics", "set xtics",
+                   'set xlabel "mount latency (ms, log)"', 'set ylabel "fraction of mounts"',
+                   "set key bottom right"]
+        for i, n in enumerate(SW.ns):
+            for k in (ka, kb):
+                xs = SW.dist.get(("p6", "mount_dist", k, n))
+                if not xs:
+                    continue
+                dat = os.path.join(tmp, f"cdf-{'a' if k == ka else 'b'}-{n}.dat")
+                with open(dat, "w") as f:
+                    f.write(f"{max(xs[0], 0.001):g} 0\n")
+                    f.writelines(f"{max(x, 0.001):g} {(j + 1) / len(xs):g}\n" for j, x in enumerate(xs))
+                series.append(f'"{dat}" using 1:2 with steps lc rgb "{color[k]}" dt {i % 5 + 1} lw 1.5 '
+                              f'title "{k} N={n} ({len(xs)} mounts)"')
+    else:
+        script += ['set title "P6: tmpfs mount latency during the write phase: p99, bars p50 to max (medians)"',
+                   'set ylabel "ms, log"']
+        for k in (ka, kb):
+            rows = []
+            for n in SW.ns:
+                v = [SW.get("p6", f"mount_{q}_ms", n) for q in ("p99", "p50", "max")]
+                v = [med(st.a if k == ka else st.b) if st else None for st in v]
+                if None not in v:
+                    rows.append((n * shift[k],) + tuple(max(x, 0.01) for x in v))
+            if not rows:
+                continue
+            dat = os.path.join(tmp, f"p6-{'a' if k == ka else 'b'}.dat")
+            with open(dat, "w") as f:
+                f.writelines(" ".join(f"{x:g}" for x in r) + "\n" for r in rows)
+            series.append(f'"{dat}" using 1:2:3:4 with yerrorlines lc rgb "{color[k]}" pt 7 lw 1.5 '
+                          f'title "mount p99 {k}"')
+    if series:
+        script.append("plot " + ", ".join(series))
+    else:
+        script += ["unset key", "set label 1 \"no P6 samples\" at graph 0.4, graph 0.5",
+                   "plot [1:2] [1:2] NaN notitle"]
+    script.append("unset multiplot")
+    gpf = os.path.join(tmp, "plot.gp")
+    with open(gpf, "w") as f:
+        f.write("\n".join(script) + "\n")
+    r = subprocess.run([gp, gpf], capture_output=True, text=True)
+    if r.returncode != 0 or not os.path.exists(png):
+        print(f"{PROG}: warning: gnuplot failed on the sweep plot: {r.stderr.strip()[:500]}", file=sys.stderr)
+        if os.path.exists(png):
+            os.remove(png)  # what gnuplot wrote before it failed: not the plot
+        return False
+    shutil.rmtree(tmp, ignore_errors=True)
+    return True
+
+
+def raw_json(meta, runs, S, G, indicative, SW=None, SG=()):
     """The JSON written next to the report: every run with its raw (and
     derived) samples, per metric the values per kernel and the pair ratios
-    B/A, the goals with their verdicts."""
-    return {"meta": meta, "runs": runs,
-            "summary": {f"{w}.{m}": {"a": S[(w, m)].a, "b": S[(w, m)].b, "ratios_b_over_a": S[(w, m)].ratios}
-                        for w, m, _, _, _ in ROWS},
-            "goals": [{"workload": n, "verdict": v, "text": t} for n, v, t in G]}
+    B/A, the goals with their verdicts; with the P4-at-scale sweep, "sweep"
+    (the same per metric and N, the skipped N, the pooled P6 distributions)
+    and "sweep_goals" (the verdicts per N)."""
+    d = {"meta": meta, "runs": runs,
+         "summary": {f"{w}.{m}": {"a": S[(w, m)].a, "b": S[(w, m)].b, "ratios_b_over_a": S[(w, m)].ratios}
+                     for w, m, _, _, _ in ROWS},
+         "goals": [{"workload": n, "verdict": v, "text": t} for n, v, t in G]}
+    if SW:
+        d["sweep"] = SW.summary()
+        d["sweep_goals"] = [{"workload": sg["goal"], "metric": sg["metric"], "per_n": sg["per_n"],
+                             "skipped": {str(n): w for n, w in sorted(sg["skipped"].items())},
+                             "text": sg["text"]} for sg in SG]
+    return d
 
 
 def write_json(path, raw):
@@ -179,23 +339,37 @@ def write_json(path, raw):
         f.write("\n")
 
 
-def markdown(meta, runs, S, G, indicative, png, have_png, json_path):
+def markdown(meta, runs, S, G, indicative, png, have_png, json_path, SW=None, SG=(), have_sweep_png=False,
+             md_path=None):
     """docs/benchmarks.md: the run, the goals, the cover-letter block, every
-    metric, the P4 profile, the P5 model and the method."""
+    metric, the P4 profile, the P4-at-scale sweep and P6 (when the run has
+    them), the P5 model and the method. md_path: where it is written (the
+    plots are linked relative to it)."""
     ka, kb = meta["kernel_a"], meta["kernel_b"]
+    base = is_base(meta)
+    mdir = os.path.dirname(os.path.abspath(md_path or json_path))
     unames = {k: next((r["uname"] for r in runs if r["kernel"] == k and r["uname"]), "?") for k in (ka, kb)}
     quick = meta.get("quick") == "1"
     ok_runs = sum(1 for r in runs if r["rc"] == "0")
     L = []
-    L.append("# Benchmarks: lockless slab shrink on 6.1 vs base")
-    L.append("")
-    L.append(f"Generated by `make bench{' QUICK=1' if quick else ''}` (tools/bench, tools/bench-report.py) "
-             f"on {meta.get('date', '?')}. Regenerate with `make bench`; do not edit by hand.")
+    if base:
+        L.append("# Benchmarks: lockless slab shrink on 6.1 vs base")
+        L.append("")
+        L.append(f"Generated by `make bench{' QUICK=1' if quick else ''}` (tools/bench, tools/bench-report.py) "
+                 f"on {meta.get('date', '?')}. Regenerate with `make bench`; do not edit by hand.")
+    else:
+        L.append(f"# Benchmarks: lockless slab shrink on 6.1, `{kb}` (B) vs `{ka}` (A)")
+        L.append("")
+        L.append(f"Generated by `tools/bench -a {ka} -b {kb}{' --quick' if quick else ''}` (tools/bench, "
+                 f"tools/bench-report.py) on {meta.get('date', '?')}. Kernel A is not base: the "
+                 f"figures compare `{kb}` with `{ka}`, not the series with 6.1. Do not edit by hand.")
     L.append("")
     L.append("| | |")
     L.append("| --- | --- |")
-    L.append(f"| kernel A | `{ka}` {meta.get('commit_a', '')[:12]} — {unames[ka]} (pristine 6.1.192) |")
-    L.append(f"| kernel B | `{kb}` {meta.get('commit_b', '')[:12]} — {unames[kb]} (top of the stack) |")
+    L.append(f"| kernel A | `{ka}` {meta.get('commit_a', '')[:12]} — {unames[ka]}"
+             f"{' (pristine 6.1.192)' if base else ''} |")
+    L.append(f"| kernel B | `{kb}` {meta.get('commit_b', '')[:12]} — {unames[kb]}"
+             f"{' (top of the stack)' if base else ''} |")
     L.append("| config | `qemu/configs/bench` (boot + perf events + SLUB_DEBUG code, no debug options) for both |")
     L.append(f"| QEMU | {meta.get('qemu', '?')}, accel {meta.get('accel', '?')}, -cpu max, "
              f"{meta.get('smp', '?')} vCPUs, {meta.get('mem', '?')} |")
@@ -231,10 +405,18 @@ def markdown(meta, runs, S, G, indicative, png, have_png, json_path):
     L.append("| --- | --- | --- |")
     for n, v, t in G:
         L.append(f"| {n} | **{v}** | {t} |")
+    for sg in SG:
+        L.append(f"| {sg['goal']} | " + "; ".join(f"N={p['n']}: **{p['verdict']}**" for p in sg["per_n"])
+                 + f" | {sg['text']} |")
     L.append("")
+    if SG:
+        L.append(f"P4 at scale and P6 are judged per N (memcgs) by the same rule on that N's pairs, "
+                 f"{' and '.join(sg['metric'] for sg in SG)}; an N without a pair is \"{NOT_MEASURED}\" "
+                 f"(see the section P4 at scale and P6).")
+        L.append("")
     L.append("The same for the cover letter of the mailed series (`tools/b4-series cover`):")
     L.append("")
-    L += cover_block(meta, G, indicative)
+    L += cover_block(meta, G, indicative, SG)
     L.append("")
     L += earlier_runs(json_path)
     L.append("## All metrics")
@@ -261,7 +443,8 @@ def markdown(meta, runs, S, G, indicative, png, have_png, json_path):
     L.append(f"Hold time of the blocked shrinker: {fmt(hold)} ms.")
     L.append("")
     if have_png:
-        L.append(f"![base vs series per workload](bench/{os.path.basename(png)})")
+        alt = "base vs series per workload" if base else f"{ka} vs {kb} per workload"
+        L.append(f"![{alt}]({os.path.relpath(os.path.abspath(png), mdir)})")
         L.append("")
     L.append("## P4 profile")
     L.append("")
@@ -281,6 +464,8 @@ def markdown(meta, runs, S, G, indicative, png, have_png, json_path):
              "kernels: the series' shrink_slab() lives in mm/shrinker.c and is not inlined, and in a "
              "fixed profile time a faster kernel runs more passes. The cost is the pass time above.")
     L.append("")
+    if SW:
+        L += sweep_section(meta, SW, SG, sweep_png_path(png) if have_sweep_png else None, mdir)
     L.append("## P5 memory: shrinker_info per memcg")
     L.append("")
     L.append("Measured: SUnreclaim (/proc/meminfo) before and after creating M memcgs, once with the boot's shrinkers and once "
@@ -364,14 +549,134 @@ def markdown(meta, runs, S, G, indicative, png, have_png, json_path):
              "reclaimable slab: in this scenario the shrinkers find nothing to free on either kernel "
              "(slabs_scanned does not move), so the pass time is the cost of the walk itself. "
              "s61.bench_p4_symoff=1 prints the profile's samples by symbol+offset in the walk.")
+    if SW:
+        L.append("- P4 at scale (bench test 70-p4-sweep, run in boots of its own): the memcgs are added step "
+                 "by step under one parent, each with a tmpfs mount and a 4 KiB file charged to it (N "
+                 "memcg-aware superblock shrinkers: the cover letter's do_create/do_mount) and a directory on "
+                 "one shared ext4 file system (loop device). At each N the write phase (do_touch): 64 writer "
+                 "processes at once write a file of 256 MiB/N into every memcg's directory, each from inside "
+                 "that memcg, while the parent's memory.max is its usage plus 32 MiB (s61.bench_p4s_* change "
+                 "these), so the phase runs through memcg limit reclaim of the parent, which walks all N "
+                 "memcgs and calls shrink_slab() for each. Timed: the setup, the write phase (write_ms, the "
+                 "headline) and the writers' write() calls (their latency is the allocation stall); then "
+                 "three timed memory.reclaim passes of the parent (reclaim_ms, per boot their median: the "
+                 "first frees the phase's page cache, the others are walks over N memcgs with little to "
+                 "free). Counted: the parent's memory.events max, memory.stat pgscan/pgsteal, vmstat "
+                 "slabs_scanned, the reclaimable slab before and after. A perf profile (cpu-clock, 250 Hz, "
+                 "all CPUs) runs during the write phase on both kernels alike. An N that could not be set up "
+                 "is skipped, with the reason. P6: during the write phase a process in a memcg outside the "
+                 "limited parent mounts and unmounts a tmpfs in a loop (shrinker registration and "
+                 "unregistration during that reclaim), each call timed; its idle latency (2 s before the "
+                 "writers start) is recorded as idle_*.")
     L.append("- Under TCG every figure is slower than on hardware, and the host's 2 CPUs are shared with "
              "other jobs (the load average is recorded per boot): compare A and B within a round. "
-             "Raw samples: `docs/bench/bench.json`.")
+             f"Raw samples: `{shown_path(json_path)}`.")
     L.append("")
     return "\n".join(L)
 
 
-def table(meta, S, G, indicative):
+# The sweep's table (a): (metric, unit, judged by the rule)
+SWEEP_COST = [("write_ms", "ms", True), ("reclaim_ms", "ms", True), ("wlat_p99_us", "µs", True),
+              ("limit_events", "events", False), ("pgsteal", "pages", False), ("slabs_scanned", "objects", False)]
+# (b): the profile's symbols, self share in %
+SWEEP_SYMS = ["down_read_trylock", "up_read", "shrink_slab", "shrink_slab_memcg", "do_shrink_slab",
+              "__rcu_read_lock", "__rcu_read_unlock", "_find_next_bit"]
+
+
+def ab(st, digits=None):
+    """'A / B' medians of a Stats, '–' for a missing side."""
+    if not st or not (st.a or st.b):
+        return "–"
+    return f"{fmt(st.ma(), digits)} / {fmt(st.mb(), digits)}"
+
+
+def sweep_section(meta, SW, SG, sweep_png, mdir):
+    """The section "P4 at scale and P6": per N the cost with the pair ratios
+    and the verdicts of the judged metrics, the profile's lock-op shares, P6's
+    mount/umount latencies, the skipped N and the sweep plot."""
+    ka, kb = meta["kernel_a"], meta["kernel_b"]
+    L = ["## P4 at scale and P6", ""]
+    L.append(f"The bench test 70-p4-sweep for N = {', '.join(str(n) for n in SW.all_ns)} memcgs (see Method). "
+             f"Per boot and N the median of its samples (reclaim_ms: of the timed passes); here the median "
+             f"(min–max) over the rounds, A `{ka}`, B `{kb}`, and the ratio B/A computed round by round, "
+             f"its median (min–max) and how many pairs. The times are judged per N by the rule above; "
+             f"the counts are not judged (more limit events or pages stolen is neither better nor worse "
+             f"by itself).")
+    L.append("")
+    if SW.skipped:
+        L.append("Skipped N (the guest found they did not fit): "
+                 + "; ".join(f"N={n}: {SW.skipped_why(n)}" for n in sorted(SW.skipped)) + ".")
+    else:
+        L.append("No N was skipped.")
+    L.append("")
+    L.append(f"| N | metric | unit | A `{ka}` | B `{kb}` | B/A, pairs | verdict |")
+    L.append("| --- | --- | --- | --- | --- | --- | --- |")
+    for n in SW.all_ns:
+        if n not in SW.ns:
+            L.append(f"| {n} | all | | – | – | – | **{NOT_MEASURED}** (skipped: {SW.skipped_why(n)}) |")
+            continue
+        for i, (m, unit, judged) in enumerate(SWEEP_COST):
+            st = SW.get("p4s", m, n)
+            if st and st.ratios:
+                r = f"{rcell(st)}, {len(st.ratios)}"
+            else:
+                r = "–"
+            if judged:
+                v = f"**{metric_verdict(st.ratios if st else [], ('p4s', m))}**"
+            else:
+                v = "not judged"
+            if i == 0 and n in SW.skipped:
+                v += f" (skipped: {SW.skipped_why(n)})"
+            L.append(f"| {n if i == 0 else ''} | {m} | {unit} | {cell(st.a if st else [])} "
+                     f"| {cell(st.b if st else [])} | {r} | {v} |")
+    L.append("")
+    L.append(f"Profile of the write phase (`perf record -a -g`), self share in % per symbol, median over "
+             f"the rounds, A `{ka}` / B `{kb}`:")
+    L.append("")
+    L.append("| N | " + " | ".join(SWEEP_SYMS) + " | profile samples |")
+    L.append("| --- " * (len(SWEEP_SYMS) + 2) + "|")
+    for n in SW.ns:
+        L.append(f"| {n} | " + " | ".join(ab(SW.get("p4s", f"pct_{sym}", n), 2) for sym in SWEEP_SYMS)
+                 + f" | {ab(SW.get('p4s', 'profile_samples', n))} |")
+    L.append("")
+    rcu = [x for sym in ("__rcu_read_lock", "__rcu_read_unlock") for n in SW.ns
+           for st in [SW.get("p4s", f"pct_{sym}", n)] if st for x in st.a + st.b]
+    rcu0 = bool(rcu) and max(rcu) == 0
+    L.append(f"On kernel B (`{kb}`) down_read_trylock and up_read are absent from the reclaim path by "
+             f"construction: its shrink_slab() walks the shrinkers under RCU and takes no shrinker_rwsem. "
+             f"So their 0% there is not a measurement of contention, and what share they keep comes from "
+             f"other callers (mmap_lock in page faults, ...). __rcu_read_lock and __rcu_read_unlock are "
+             f"functions only with CONFIG_PREEMPT_RCU; on a non-preemptible kernel rcu_read_lock() is "
+             f"inlined and they show 0"
+             + (" (as here on both kernels)" if rcu0 else "")
+             + ": a 0 there says nothing about the cost of the RCU walk. The cost is the write phase and "
+             "the reclaim pass above.")
+    L.append("")
+    L.append(f"P6, tmpfs mount and umount (a shrinker registered and unregistered each) in a memcg outside "
+             f"the limited parent while the writers run: per N the medians over the rounds of each boot's "
+             f"p50, p99 and max, A `{ka}` / B `{kb}` in ms; judged: mount p99.")
+    L.append("")
+    L.append("| N | mount p50 | mount p99 | mount max | umount p50 | umount p99 | umount max | pairs done "
+             "| mount p99 B/A, pairs | verdict |")
+    L.append("| --- " * 10 + "|")
+    for n in SW.all_ns:
+        g = {m: SW.get("p6", m, n) for m in ("mount_p50_ms", "mount_p99_ms", "mount_max_ms",
+                                             "umount_p50_ms", "umount_p99_ms", "umount_max_ms", "ops")}
+        st = g["mount_p99_ms"]
+        r = f"{rcell(st)}, {len(st.ratios)}" if st and st.ratios else "–"
+        v = f"**{metric_verdict(st.ratios if st else [], ('p6', 'mount_p99_ms'))}**"
+        if n in SW.skipped:
+            v += f" (skipped: {SW.skipped_why(n)})"
+        L.append(f"| {n} | " + " | ".join(ab(g[m]) for m in g) + f" | {r} | {v} |")
+    L.append("")
+    if sweep_png:
+        L.append(f"![P4 at scale: {ka} vs {kb} against N; P6 mount latency]"
+                 f"({os.path.relpath(os.path.abspath(sweep_png), mdir)})")
+        L.append("")
+    return L
+
+
+def table(meta, S, G, indicative, SW=None, SG=()):
     """The summary table and the verdicts on stdout."""
     ka, kb = meta["kernel_a"], meta["kernel_b"]
     quick = meta.get("quick") == "1"
@@ -381,9 +686,22 @@ def table(meta, S, G, indicative):
         st = S[(w, m)]
         r = f"{st.ratio():.3f}" if st.ratios else "-"
         print(f"{(label + ' [' + unit + ']')[:58]:58} {fmt(st.ma()):>12} {fmt(st.mb()):>12} {r:>8}")
+    if SW:
+        for w, m, how, label, unit in SWEEP_ROWS:
+            if (w, m) not in DIRECTION:
+                continue
+            for n in SW.ns:
+                st = SW.get(w, m, n)
+                r = f"{st.ratio():.3f}" if st.ratios else "-"
+                lab = f"{w} N={n} {label} [{unit}]"
+                print(f"{lab[:58]:58} {fmt(st.ma()):>12} {fmt(st.mb()):>12} {r:>8}")
     print()
     for n, v, t in G:
         print(f"{n}: {v}: {t}")
+    for sg in SG:
+        print(f"{sg['goal']}: {sweep_verdicts(sg)}")
+    if SW and SW.skipped:
+        print("skipped: " + "; ".join(f"N={n}: {SW.skipped_why(n)}" for n in sorted(SW.skipped)))
 
 
 def earlier_runs(json_path):
@@ -410,8 +728,14 @@ def earlier_runs(json_path):
     L.append("")
     heads = [g for g in ("P2", "P3", "P4")]
     what = {"P2": "P2 ops/s, all pairs", "P3": "P3 dentries freed per pass", "P4": "P4 memory.reclaim pass"}
-    L.append("| report | date | run | A vs B | host | " + " | ".join(what[g] for g in heads) + " |")
-    L.append("| --- " * (5 + len(heads)) + "|")
+    # The P4-at-scale headline, a column only once a report has it.
+    scale = any(sweep_headline(rec.get("sweep")) for _, _, _, rec in recs)
+    if scale:
+        L.append("P4 at scale: the write phase's pair ratios B/A at the largest N with pairs of both kernels.")
+        L.append("")
+    L.append("| report | date | run | A vs B | host | " + " | ".join(what[g] for g in heads)
+             + (" | P4 at scale write_ms, largest N" if scale else "") + " |")
+    L.append("| --- " * (5 + len(heads) + scale) + "|")
     for date, name, is_this, rec in recs:
         m = rec["meta"]
         R = {k: v.get("ratios_b_over_a") for k, v in rec["summary"].items() if isinstance(v, dict)}
@@ -423,6 +747,9 @@ def earlier_runs(json_path):
         for g in heads:
             ratios, v = headline(R, g)
             cells.append(f"{spread(ratios)}, {len(ratios)} pairs: **{v}**" if ratios else "–")
+        if scale:
+            h = sweep_headline(rec.get("sweep"))
+            cells.append(f"N={h[0]}: {spread(h[1])}, {len(h[1])} pairs: **{h[2]}**" if h else "–")
         L.append(f"| `{name}`{' (this report)' if is_this else ''} | {date[:16].replace('T', ' ')} | {kind} "
                  f"| `{m.get('kernel_a')}` vs `{m.get('kernel_b')}` "
                  f"| {m.get('host_cpus', '?')} CPUs, {m.get('smp', '?')} vCPUs {m.get('accel', '?')}; {load} | "

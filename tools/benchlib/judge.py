@@ -12,6 +12,10 @@ B "faster" or "slower" (or the metric's own words, e.g. "more memory"), in
 the metric's direction: for a time, a ratio under 1 is faster; for a
 throughput, a ratio over 1. With fewer than MIN_PAIRS pairs the verdict is
 marked "(indicative)". Every verdict word the report prints comes from here.
+
+The P4-at-scale sweep and P6 are judged per N (memcgs), by the same rule on
+that N's pairs (sweep_goals): write_ms and mount_p99_ms; an N without a pair
+(skipped by the guest, or measured on one kernel only) is NOT_MEASURED.
 """
 
 from .parse import fmt, med
@@ -41,6 +45,19 @@ DIRECTION = {
     ("p4", "drop_caches_ms"): (False, FASTER),
     ("p4", "memcg_reclaim_ms"): (False, FASTER),
     ("p5", "bytes_per_memcg"): (False, ("less memory", "more memory")),
+    # The P4-at-scale sweep and P6, judged per N (their samples carry "n").
+    ("p4s", "setup_ms"): (False, FASTER),
+    ("p4s", "write_ms"): (False, FASTER),
+    ("p4s", "reclaim_ms"): (False, FASTER),
+    ("p4s", "wlat_p50_us"): (False, FASTER),
+    ("p4s", "wlat_p99_us"): (False, FASTER),
+    ("p4s", "wlat_max_us"): (False, FASTER),
+    ("p6", "mount_p50_ms"): (False, FASTER),
+    ("p6", "mount_p99_ms"): (False, FASTER),
+    ("p6", "mount_max_ms"): (False, FASTER),
+    ("p6", "umount_p50_ms"): (False, FASTER),
+    ("p6", "umount_p99_ms"): (False, FASTER),
+    ("p6", "umount_max_ms"): (False, FASTER),
 }
 
 # The headline of each goal: the metrics whose pairs, pooled, give its
@@ -210,6 +227,70 @@ def goals(meta, runs, S):
     return out
 
 
-def unresolved(G):
-    """The goals whose verdict is NO_DIFF."""
-    return [n for n, v, _ in G if v.startswith(NO_DIFF)]
+# The sweep goals: per N, the pair ratios of one metric and their verdict.
+# (goal, (workload, metric), what the metric is in the text)
+SWEEP_HEADLINE = [
+    ("P4 at scale", ("p4s", "write_ms"), "write phase (write_ms)"),
+    ("P6", ("p6", "mount_p99_ms"), "tmpfs mount p99 (mount_p99_ms)"),
+]
+
+
+def sweep_goals(meta, SW):
+    """[{goal, metric, per_n: [{n, a, b, ratios, verdict}], skipped: {n: why},
+    text}] for the P4-at-scale sweep and P6, empty when the run has neither:
+    per sweep point N the verdict by the rule on that N's pair ratios (NOT_MEASURED
+    for an N without a pair: skipped, or measured on one kernel only); the
+    skipped N with their reasons."""
+    if not SW:
+        return []
+    ka, kb = meta["kernel_a"], meta["kernel_b"]
+    out = []
+    for goal, key, what in SWEEP_HEADLINE:
+        unit = key[1].rsplit("_", 1)[-1]
+        per_n, parts = [], []
+        for n in SW.all_ns:
+            st = SW.get(key[0], key[1], n)
+            ratios = st.ratios if st else []
+            v = metric_verdict(ratios, key)
+            per_n.append({"n": n, "a": st.ma() if st else None, "b": st.mb() if st else None,
+                          "ratios": ratios, "verdict": v})
+            if ratios:
+                parts.append(f"N={n}: {fmt(st.mb())} vs {fmt(st.ma())} {unit}, {spread(ratios)} "
+                             f"over {len(ratios)} pairs, {v}")
+            else:
+                why = SW.skipped_why(n)
+                parts.append(f"N={n}: {v}" + (f" (skipped: {why})" if why else
+                                               f" (no pair of boots measured both {ka} and {kb})"))
+        text = (f"{what} per N memcgs, {kb} vs {ka} (medians over the rounds) and the pair ratio "
+                f"B/A, median (min–max): " + "; ".join(parts))
+        out.append({"goal": goal, "metric": f"{key[0]}.{key[1]}", "per_n": per_n,
+                    "skipped": {n: SW.skipped_why(n) for n in SW.skipped}, "text": text})
+    return out
+
+
+def sweep_verdicts(sg):
+    """A sweep goal's verdicts in one line: 'N=250: faster; N=500: ...'."""
+    return "; ".join(f"N={p['n']}: {p['verdict']}" for p in sg["per_n"])
+
+
+def sweep_headline(sweep):
+    """From a report JSON's "sweep" (Sweep.summary()): the pair ratios of
+    write_ms at the largest N with pairs, that N and the verdict; None
+    without one."""
+    per_n = ((sweep or {}).get("summary") or {}).get("p4s.write_ms") or {}
+    ns = sorted((int(n) for n, v in per_n.items() if v.get("ratios_b_over_a")), reverse=True)
+    if not ns:
+        return None
+    ratios = per_n[str(ns[0])]["ratios_b_over_a"]
+    return ns[0], ratios, metric_verdict(ratios, ("p4s", "write_ms"))
+
+
+def unresolved(G, SG=()):
+    """The goals whose verdict is NO_DIFF; of the sweep goals, the goal with
+    the N where it is, e.g. "P6 (N=250, 500)"."""
+    out = [n for n, v, _ in G if v.startswith(NO_DIFF)]
+    for sg in SG:
+        ns = [str(p["n"]) for p in sg["per_n"] if p["verdict"].startswith(NO_DIFF)]
+        if ns:
+            out.append(f"{sg['goal']} (N={', '.join(ns)})")
+    return out

@@ -5,7 +5,10 @@ Every "S61BENCH {json}" line of the guests' KTAP results is a sample. Per run
 (one boot of one kernel in one round) a metric's value is the median of its
 samples; Stats keeps those values per kernel and the ratio B/A (kernel B over
 kernel A, i.e. series over base) computed round by round: the pair ratios.
-Also the number helpers (med, fmt) that judge and draw share.
+The samples of the P4-at-scale sweep and P6 carry "n", the number of memcgs:
+Sweep takes them per (w, m, n), the same way, and pools P6's latency
+distributions per kernel and N. Also the number helpers (med, fmt) that
+judge and draw share.
 """
 
 import json
@@ -119,8 +122,25 @@ def med(xs):
     return statistics.median(xs) if xs else None
 
 
-def run_value(run, w, m, how="median"):
-    xs = [s["v"] for s in run["samples"] if s.get("w") == w and s.get("m") == m]
+def sample_n(s):
+    """The sweep point of a sample (its "n" member: the number of memcgs of
+    the P4-at-scale sweep), None for a sample without one."""
+    n = s.get("n")
+    if n is None:
+        return None
+    try:
+        return int(n)
+    except (TypeError, ValueError):
+        return None
+
+
+def matches(s, w, m, n=None):
+    """Sample s is of workload w, metric m and, when n is given, sweep point n."""
+    return s.get("w") == w and s.get("m") == m and (n is None or sample_n(s) == n)
+
+
+def run_value(run, w, m, how="median", n=None):
+    xs = [s["v"] for s in run["samples"] if matches(s, w, m, n)]
     if not xs:
         return None
     if how == "sum":
@@ -131,10 +151,11 @@ def run_value(run, w, m, how="median"):
 
 
 class Stats:
-    """One metric on both kernels over the rounds."""
+    """One metric on both kernels over the rounds; with n, of the samples of
+    that sweep point only (their "n" member), so per (w, m, n)."""
 
-    def __init__(self, meta, runs, w, m, how="median"):
-        self.w, self.m = w, m
+    def __init__(self, meta, runs, w, m, how="median", n=None):
+        self.w, self.m, self.n = w, m, n
         ka, kb = meta["kernel_a"], meta["kernel_b"]
         self.a, self.b, self.ratios = [], [], []
         self.all_a, self.all_b = [], []
@@ -144,8 +165,8 @@ class Stats:
         for rnd in rounds:
             ra = next((r for r in runs if r["round"] == rnd and r["kernel"] == ka), None)
             rb = next((r for r in runs if r["round"] == rnd and r["kernel"] == kb), None)
-            va = run_value(ra, w, m, how) if ra else None
-            vb = run_value(rb, w, m, how) if rb else None
+            va = run_value(ra, w, m, how, n) if ra else None
+            vb = run_value(rb, w, m, how, n) if rb else None
             if va is not None:
                 self.a.append(va)
             if vb is not None:
@@ -154,8 +175,7 @@ class Stats:
                 self.ratios.append(vb / va)
             for run, acc in ((ra, self.all_a), (rb, self.all_b)):
                 if run:
-                    acc.extend(s["v"] for s in run["samples"]
-                               if s.get("w") == w and s.get("m") == m)
+                    acc.extend(s["v"] for s in run["samples"] if matches(s, w, m, n))
 
     def ma(self):
         return med(self.a)
@@ -205,6 +225,107 @@ ROWS = [
     ("p5", "bytes_per_memcg", "median", "P5 memory per memcg for the extra shrinkers", "bytes"),
 ]
 
+# The P4-at-scale sweep (bench test 70-p4-sweep): workloads whose samples
+# carry "n", the number of memcgs, and are taken per (w, m, n).
+# (workload, metric, how, label, unit)
+SWEEP_ROWS = [
+    ("p4s", "setup_ms", "median", "setup: adding the memcgs up to N", "ms"),
+    ("p4s", "write_ms", "median", "write phase under the parent's limit", "ms"),
+    ("p4s", "reclaim_ms", "median", "memory.reclaim pass of the parent after it", "ms"),
+    ("p4s", "wlat_p50_us", "median", "writers' write() latency p50", "µs"),
+    ("p4s", "wlat_p99_us", "median", "writers' write() latency p99", "µs"),
+    ("p4s", "wlat_max_us", "median", "writers' write() latency max", "µs"),
+    ("p4s", "limit_events", "median", "parent memory.events max", "events"),
+    ("p4s", "pgscan", "median", "parent pgscan", "pages"),
+    ("p4s", "pgsteal", "median", "parent pgsteal", "pages"),
+    ("p4s", "slabs_scanned", "median", "slabs_scanned", "objects"),
+    ("p4s", "slab_kb_before", "median", "slab before the write phase", "kB"),
+    ("p4s", "slab_kb_after", "median", "slab after it", "kB"),
+    ("p4s", "pct_down_read_trylock", "median", "profile: down_read_trylock", "% self"),
+    ("p4s", "pct_up_read", "median", "profile: up_read", "% self"),
+    ("p4s", "pct_shrink_slab", "median", "profile: shrink_slab", "% self"),
+    ("p4s", "pct_shrink_slab_memcg", "median", "profile: shrink_slab_memcg", "% self"),
+    ("p4s", "pct_do_shrink_slab", "median", "profile: do_shrink_slab", "% self"),
+    ("p4s", "pct___rcu_read_lock", "median", "profile: __rcu_read_lock", "% self"),
+    ("p4s", "pct___rcu_read_unlock", "median", "profile: __rcu_read_unlock", "% self"),
+    ("p4s", "pct__find_next_bit", "median", "profile: _find_next_bit", "% self"),
+    ("p4s", "profile_samples", "median", "profile samples", "samples"),
+    ("p6", "mount_p50_ms", "median", "P6 tmpfs mount p50 during the write phase", "ms"),
+    ("p6", "mount_p99_ms", "median", "P6 tmpfs mount p99", "ms"),
+    ("p6", "mount_max_ms", "median", "P6 tmpfs mount max", "ms"),
+    ("p6", "umount_p50_ms", "median", "P6 tmpfs umount p50", "ms"),
+    ("p6", "umount_p99_ms", "median", "P6 tmpfs umount p99", "ms"),
+    ("p6", "umount_max_ms", "median", "P6 tmpfs umount max", "ms"),
+    ("p6", "ops", "median", "P6 mount+umount pairs done", "pairs"),
+]
+SWEEP_WORKLOADS = ("p4s", "p6")
+# Distribution samples: v is a count, "ms" a sorted list of latencies.
+SWEEP_DISTS = (("p6", "mount_dist"), ("p6", "umount_dist"))
+
+
+class Sweep:
+    """The P4-at-scale sweep and P6 of a run: the sweep points N measured
+    (ns), the skipped ones with their reasons, Stats per (w, m, n) of
+    SWEEP_ROWS, and the latency distributions pooled per kernel and N over
+    the rounds (dist[(w, m, kernel, n)], sorted). False when the run has no
+    p4s/p6 sample at all."""
+
+    def __init__(self, meta, runs):
+        runs = [r for r in runs if r.get("phase", "rounds") == "rounds"]
+        self.ka, self.kb = meta["kernel_a"], meta["kernel_b"]
+        self.boots = {(r["kernel"], r["round"]) for r in runs}
+        smp = [(r, s) for r in runs for s in r["samples"]
+               if s.get("w") in SWEEP_WORKLOADS and sample_n(s) is not None]
+        self.present = bool(smp)
+        self.ns = sorted({sample_n(s) for _, s in smp if s.get("m") != "skipped"})
+        # N -> [(kernel, round, why)]
+        self.skipped = {}
+        for r, s in smp:
+            if s.get("m") == "skipped":
+                self.skipped.setdefault(sample_n(s), []).append(
+                    (r["kernel"], r["round"], str(s.get("why") or "no reason given")))
+        self.all_ns = sorted(set(self.ns) | set(self.skipped))
+        self.S = {(w, m, n): Stats(meta, runs, w, m, how, n)
+                  for w, m, how, _, _ in SWEEP_ROWS for n in self.ns}
+        self.dist = {}
+        for w, m in SWEEP_DISTS:
+            for k in (self.ka, self.kb):
+                for n in self.ns:
+                    xs = [x for r in runs if r["kernel"] == k for s in r["samples"]
+                          if matches(s, w, m, n) for x in (s.get("ms") or [])
+                          if isinstance(x, (int, float))]
+                    if xs:
+                        self.dist[(w, m, k, n)] = sorted(xs)
+
+    def __bool__(self):
+        return self.present
+
+    def get(self, w, m, n):
+        return self.S.get((w, m, n))
+
+    def skipped_why(self, n):
+        """Why N was skipped, with the boots that skipped it: "why (r1 base,
+        r1 tests, ...)" or "why (every boot)", one such part per distinct
+        reason."""
+        by = {}
+        for k, r, why in sorted(self.skipped.get(n, []), key=lambda t: (t[1], t[0])):
+            by.setdefault(why, []).append((k, r))
+        return "; ".join(f"{why} (" + ("every boot" if set(boots) == self.boots else
+                                       ", ".join(f"r{r} {k}" for k, r in boots)) + ")"
+                         for why, boots in by.items())
+
+    def summary(self):
+        """For the JSON: "w.m" -> {N: {a, b, ratios_b_over_a}}, the sweep
+        points, the skipped ones and the pooled distributions."""
+        out = {"ns": self.ns, "skipped": {str(n): [{"kernel": k, "round": r, "why": w} for k, r, w in v]
+                                          for n, v in sorted(self.skipped.items())},
+               "summary": {}, "dists": {}}
+        for w, m, _, _, _ in SWEEP_ROWS:
+            out["summary"][f"{w}.{m}"] = {str(n): {"a": st.a, "b": st.b, "ratios_b_over_a": st.ratios}
+                                          for (w2, m2, n), st in self.S.items() if (w2, m2) == (w, m)}
+        for (w, m, k, n), xs in sorted(self.dist.items(), key=lambda x: (x[0][0], x[0][1], x[0][2], x[0][3])):
+            out["dists"].setdefault(f"{w}.{m}", {}).setdefault(k, {})[str(n)] = xs
+        return out
 
 
 def load_recorded(path):
