@@ -10,6 +10,8 @@
 # boot-test, check-top, soak, clean-work, boot-commits (every core commit).
 #   make bench     benchmarks of the series vs base (docs/benchmarks.md, docs/bench/);
 #                  QUICK=1 for a reduced run (<= 20 min); never part of check
+#   make bench-sweep / bench-0004  the memcg sweep (P4 at scale, P6) vs base /
+#                  the top without lockless/0004 against the top
 # Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack),
 # RACE_SECS (60), SOAK_SECS (600).
 
@@ -23,7 +25,7 @@ SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
 SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/bins tools/benchlib tools/kcidb,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants \
-	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench \
+	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 \
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests
 
 all: deps stack
@@ -93,6 +95,7 @@ lava-tests:
 bench-report-tests:
 	tests/test-bench-report.sh
 	tests/test-bench-sweep.sh
+	tests/test-bench-without.sh
 
 # The verdict rule of tools/benchlib/judge.py on synthetic pair ratios, and
 # the report's verdicts and earlier-runs table (issue #16).
@@ -167,6 +170,19 @@ soak: stack
 # QUICK=1: 2 rounds and shorter workloads. BENCH_ARGS: more tools/bench options.
 bench: stack
 	tools/bench $(if $(filter 1,$(QUICK)),--quick) $(BENCH_ARGS)
+
+# P4 at scale and P6 (issue #16): the memcg sweep (N = 250 .. 4000) in boots
+# of its own, base vs the top; docs/bench/<date>-full-only-70-p4-sweep.*.
+# bench-0004: the same sweep, the top without lockless/0004 (A) against the
+# top (B). Durations in docs/timings.md. BENCH_ARGS: e.g. --rounds 3.
+SWEEP_ARGS = --only 70-p4-sweep --p2-pairs 0 --timeout 2400 \
+	--append "s61.bench_p4s=1 s61.test_timeout=2100"
+bench-sweep: stack
+	tools/bench $(SWEEP_ARGS) $(BENCH_ARGS)
+
+bench-0004: stack
+	tools/bench-without top-no0004 lockless
+	tools/bench -a top-no0004 $(SWEEP_ARGS) $(BENCH_ARGS)
 
 # Runtime coverage (docs/coverage.md): the coverage config and suite on the
 # top of the stack and on base; both must pass and show the same debugfs
