@@ -12,8 +12,10 @@
 #                  QUICK=1 for a reduced run (<= 20 min); never part of check
 #   make bench-sweep / bench-0004  the memcg sweep (P4 at scale, P6) vs base /
 #                  the top without lockless/0004 against the top
+#   make bench-page  docs/benchmarks.md anew from docs/bench/*.json (no runs)
 # Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack),
-# RACE_SECS (60), SOAK_SECS (600).
+# RACE_SECS (60), SOAK_SECS (600), SOAK_ONLY (soak only these race tests, e.g.
+# memcg-races; default both).
 
 SHELL := /bin/bash
 CONFIG ?= boot
@@ -21,11 +23,12 @@ SUITES ?= smoke,lockless
 BRANCH ?= $(shell tools/lib-query top 2>/dev/null)
 RACE_SECS ?= 60
 SOAK_SECS ?= 600
+SOAK_ONLY ?=
 SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
 SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/bins tools/benchlib tools/kcidb,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants \
-	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 \
+	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests
 
 all: deps stack
@@ -160,7 +163,7 @@ faults: stack
 	tools/guest-test --config debug --suites faults --timeout 1200 $(BRANCH)
 
 soak: stack
-	tools/guest-test --config debug --suites races --timeout $$(($(SOAK_SECS) + 900)) \
+	tools/guest-test --config debug --suites races $(if $(SOAK_ONLY),--only $(SOAK_ONLY)) --timeout $$(($(SOAK_SECS) + 900)) \
 		--append "s61.race_secs=$(SOAK_SECS) s61.test_timeout=$$(($(SOAK_SECS) + 600))" $(BRANCH)
 
 # Benchmarks (issue #6): base vs the top of the stack, bench config, rounds
@@ -183,6 +186,12 @@ bench-sweep: stack
 bench-0004: stack
 	tools/bench-without top-no0004 lockless
 	tools/bench -a top-no0004 $(SWEEP_ARGS) $(BENCH_ARGS)
+
+# docs/benchmarks.md anew from the recorded runs in docs/bench/ (tools/bench
+# does this after every run): the newest full whole run, memcg sweep and
+# 0004 on/off run, each judged by today's rules, and every run in a table.
+bench-page:
+	python3 tools/bench-report.py --page docs/benchmarks.md
 
 # Runtime coverage (docs/coverage.md): the coverage config and suite on the
 # top of the stack and on base; both must pass and show the same debugfs

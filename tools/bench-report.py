@@ -2,6 +2,13 @@
 """Report of a tools/bench run: docs/benchmarks.md, the raw JSON, a PNG plot.
 
 Usage: tools/bench-report.py --runs DIR --md FILE --json FILE --png FILE
+       tools/bench-report.py --page FILE [--dir DIR]
+
+--page writes docs/benchmarks.md (FILE) from the report JSONs in DIR
+(default: docs/bench next to FILE): the newest full run of each kind (the
+whole run against base, the memcg sweep against base, the top without
+lockless/0004 against the top), each judged anew from its raw samples,
+then the table of every recorded run. It writes no JSON or plot.
 
 DIR is a tools/bench run directory (meta.env, runs.env, runs/r<N>-<kernel>/
 result.ktap). When the run has the P4-at-scale sweep (samples with an "n",
@@ -28,11 +35,22 @@ from benchlib import draw, judge, parse  # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser(prog="tools/bench-report.py", description=__doc__.split("\n")[0])
-    ap.add_argument("--runs", required=True, help="tools/bench run directory")
-    ap.add_argument("--md", required=True)
-    ap.add_argument("--json", required=True)
-    ap.add_argument("--png", required=True)
+    ap.add_argument("--runs", help="tools/bench run directory")
+    ap.add_argument("--md")
+    ap.add_argument("--json")
+    ap.add_argument("--png")
+    ap.add_argument("--page", help="write docs/benchmarks.md from the recorded report JSONs")
+    ap.add_argument("--dir", help="with --page: the report JSONs' directory (default: bench/ next to it)")
     args = ap.parse_args()
+    if args.page:
+        if args.runs or args.md or args.json or args.png:
+            parse.die("--page takes only --dir (it reads recorded reports, not a run directory)")
+        return write_page(args.page, args.dir or os.path.join(os.path.dirname(os.path.abspath(args.page)),
+                                                              "bench"))
+    missing = [o for o in ("runs", "md", "json", "png") if not getattr(args, o)]
+    if missing:
+        parse.die("missing " + ", ".join("--" + o for o in missing)
+                  + " (a run's report needs all four; or --page FILE for docs/benchmarks.md)")
     if not os.path.isdir(args.runs):
         parse.die(f"no run directory {args.runs} (tools/bench prints it)")
     meta, runs = parse.load(args.runs)
@@ -59,6 +77,35 @@ def main():
     draw.table(meta, S, G, indicative, SW, SG)
     print(f"\nwrote {args.md}, {args.json}" + (f", {args.png}" if have_png else "")
           + (f", {sweep_png}" if have_sweep_png else ""))
+
+
+def report_of(path, md_path):
+    """The markdown of a recorded report JSON, judged anew, for the page."""
+    rec = parse.load_recorded(path)
+    meta, runs = rec["meta"], rec["runs"]
+    for r in runs:  # derived samples are recomputed from the raw ones
+        r["samples"] = [s for s in r["samples"] if not s.get("derived")]
+        parse.derive(r)
+    S = {(w, m): parse.Stats(meta, runs, w, m, how) for w, m, how, _, _ in parse.ROWS}
+    G = judge.goals(meta, runs, S)
+    if meta.get("only"):  # a run of some tests only: not the goals it did not run
+        G = [g for g in G if g[1] != judge.NOT_MEASURED]
+    SW = parse.Sweep(meta, runs)
+    SG = judge.sweep_goals(meta, SW)
+    indicative = int(meta.get("rounds", "0") or 0) < judge.MIN_ROUNDS
+    png = os.path.splitext(path)[0] + ".png"
+    return draw.markdown(meta, runs, S, G, indicative, png, os.path.exists(png), path, SW, SG,
+                         bool(SW) and os.path.exists(draw.sweep_png_path(png)), md_path, earlier=False)
+
+
+def write_page(md_path, bench_dir):
+    if not os.path.isdir(bench_dir):
+        parse.die(f"no report directory {bench_dir} (tools/bench writes docs/bench/; --dir names another)")
+    chosen = draw.page_runs(bench_dir)
+    sections = {role: report_of(p, md_path) for role, p in chosen.items() if p}
+    draw.page(md_path, bench_dir, sections)
+    print(f"wrote {md_path}: " + "; ".join(f"{role}: {os.path.basename(p) if p else 'none recorded'}"
+                                           for role, p in chosen.items()))
 
 
 if __name__ == "__main__":
