@@ -33,6 +33,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import draw, judge, parse  # noqa: E402
 
 
+def judged(meta, runs):
+    """Per metric the stats, the goals, the sweep (samples with an "n",
+    judged per N) and its goals, and whether the run is too short for a
+    verdict: what a report and a page section are drawn from."""
+    S = {(w, m): parse.Stats(meta, runs, w, m, how) for w, m, how, _, _ in parse.ROWS}
+    G = judge.goals(meta, runs, S)
+    SW = parse.Sweep(meta, runs)
+    SG = judge.sweep_goals(meta, SW)
+    indicative = int(meta.get("rounds", "0") or 0) < judge.MIN_ROUNDS
+    return S, G, SW, SG, indicative
+
+
 def main():
     ap = argparse.ArgumentParser(prog="tools/bench-report.py", description=__doc__.split("\n")[0])
     ap.add_argument("--runs", help="tools/bench run directory")
@@ -58,12 +70,7 @@ def main():
     if nsamples == 0:
         parse.die(f"no S61BENCH samples in {args.runs}/runs/*/result.ktap: did the guests run the bench suite?")
 
-    S = {(w, m): parse.Stats(meta, runs, w, m, how) for w, m, how, _, _ in parse.ROWS}
-    G = judge.goals(meta, runs, S)
-    # The P4-at-scale sweep and P6 (samples with an "n"): judged per N.
-    SW = parse.Sweep(meta, runs)
-    SG = judge.sweep_goals(meta, SW)
-    indicative = int(meta.get("rounds", "0") or 0) < judge.MIN_ROUNDS
+    S, G, SW, SG, indicative = judged(meta, runs)
 
     for p in (args.md, args.json, args.png):
         os.makedirs(os.path.dirname(os.path.abspath(p)), exist_ok=True)
@@ -86,13 +93,9 @@ def report_of(path, md_path):
     for r in runs:  # derived samples are recomputed from the raw ones
         r["samples"] = [s for s in r["samples"] if not s.get("derived")]
         parse.derive(r)
-    S = {(w, m): parse.Stats(meta, runs, w, m, how) for w, m, how, _, _ in parse.ROWS}
-    G = judge.goals(meta, runs, S)
+    S, G, SW, SG, indicative = judged(meta, runs)
     if meta.get("only"):  # a run of some tests only: not the goals it did not run
         G = [g for g in G if g[1] != judge.NOT_MEASURED]
-    SW = parse.Sweep(meta, runs)
-    SG = judge.sweep_goals(meta, SW)
-    indicative = int(meta.get("rounds", "0") or 0) < judge.MIN_ROUNDS
     png = os.path.splitext(path)[0] + ".png"
     return draw.markdown(meta, runs, S, G, indicative, png, os.path.exists(png), path, SW, SG,
                          bool(SW) and os.path.exists(draw.sweep_png_path(png)), md_path, earlier=False)
