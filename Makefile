@@ -25,11 +25,11 @@ RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SOAK_ONLY ?=
 SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/bins tools/benchlib tools/kcidb,$(SCRIPTS))
+SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/bins tools/benchlib tools/kcidb tools/lint-awk,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants \
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
-	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests
+	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -60,9 +60,10 @@ lint: deps-lint
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -x -e SC1091 -s bash rootfs-overlay/s61/init rootfs-overlay/s61/lib.sh rootfs-overlay/s61/ktap.sh \
 		rootfs-overlay/s61/tests/*/*.sh
-	@echo "lint: shellcheck clean"
+	tools/lint-awk
+	@echo "lint: shellcheck clean, awk runs under Debian 12's mawk"
 
-tools-tests: stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
+tools-tests: portable-tests stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests
 
 # How a run is judged: the guest's exit-status mapping, qemu/ktap-summary,
@@ -85,6 +86,11 @@ broken-variants-tests:
 
 kcache-tests:
 	tests/test-kcache.sh
+
+# The tools on a fresh Debian 12's awk (mawk): tools/lint-awk, and
+# checkpatch's long-line exception run under mawk (issue #25).
+portable-tests:
+	tests/test-portable.sh
 
 # LAVA jobs (tools/lava-jobs) against lava-common's schema, KCIDB output
 # (tools/kcidb) against lava/kcidb-schema-v04.json; Debian's lava-common,
