@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests of tools/b4-series on the real stack: prep (enroll, cover letter,
 # To/Cc), send (dry-run mails, revision tag), roundtrip (git am of the mails
-# gives the top's tree) and that it catches broken mails, compare, reroll.
+# gives the top's tree; without DIR, of the last send's) and that it catches
+# broken mails, compare, reroll.
 #
 # Needs the kernel checkout with the stack applied ('make stack'). Uses a
 # series branch and tags of its own (b4/s61-b4-selftest, s61-b4/selftest/vN)
@@ -171,6 +172,9 @@ t_rt=$((SECONDS - s))
 check "roundtrip prints the summary line" grep -qx "roundtrip: $((n + 1)) mails, tree $(kgit rev-parse "$top^{tree}") == top tree" "$t/out"
 check "roundtrip removed its temporary branch" test -z "$(wg branch --list 's61-b4-roundtrip-*')"
 check "b4 worktree clean and on the series branch" bash -c "test -z \"\$(git -C '$WT' status --porcelain --untracked-files=no)\" && test \"\$(git -C '$WT' symbolic-ref --short HEAD)\" = '$S61_B4_BRANCH'"
+# Without DIR: the mails where the last 'send -o DIR' wrote them.
+check "roundtrip without DIR after send -o" "$tool" roundtrip
+check "  ... takes the mails of that send" out_has "the mails of the last 'send', in $(cd "$t/mails" && pwd -P)\$"
 
 # Broken mail sets must fail.
 cp -r "$t/mails" "$t/short"
