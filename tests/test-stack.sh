@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Tests of tools/stack on a tiny synthetic "linux-source" tarball and project:
 # init, export/apply round trip, refusal to drop unexported commits, a patch
-# that does not apply, rebase, dirty checkout and wrong base version.
+# that does not apply, rebase, dirty checkout and wrong base version; and the
+# mistakes of issue 25: branch-stack.txt that disagrees with patches/, a git
+# am/rebase/cherry-pick of one's own in progress, apply interrupted (SIGINT,
+# SIGTERM, kill -9) and repaired, export of a dirty checkout, plain git add
+# under Debian's top-level "/*" ignore rule. After each refusal, nothing
+# changed: the checkout's refs and HEAD, its am/rebase state, its files,
+# patches/ and branch-stack.txt.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 t=$(mktemp -d)
@@ -15,7 +21,8 @@ mkdir -p "$t/src/linux-source-6.1/lib"
 printf 'all:\n' >"$t/src/linux-source-6.1/Makefile"
 seq 1 20 >"$t/src/linux-source-6.1/lib/a.c"
 seq 1 20 >"$t/src/linux-source-6.1/lib/b.c"
-printf '*.o\nignored.c\n' >"$t/src/linux-source-6.1/.gitignore"
+# Debian's tarball ends its .gitignore with a rule for its packaging.
+printf '*.o\nignored.c\n/*\n!/debian/\n' >"$t/src/linux-source-6.1/.gitignore"
 echo 'kept despite .gitignore' >"$t/src/linux-source-6.1/ignored.c"
 tar -C "$t/src" -cJf "$t/src.tar.xz" linux-source-6.1
 
@@ -29,6 +36,62 @@ export S61_CACHE=$t/cache S61_WORK=$t/proj/.work S61_SRC_TARBALL=$t/src.tar.xz S
 st=$t/proj/tools/stack
 K=$t/proj/.work/linux
 g() { git -C "$K" "$@"; }
+
+# Everything a refused command must leave as it was.
+snapshot() {
+	local gd f
+	gd=$(g rev-parse --absolute-git-dir)
+	g for-each-ref --format='%(refname) %(objectname)'
+	echo "HEAD $(g symbolic-ref -q HEAD || g rev-parse HEAD)"
+	for f in rebase-apply rebase-merge MERGE_HEAD CHERRY_PICK_HEAD REVERT_HEAD s61-stack-apply; do
+		[ ! -e "$gd/$f" ] || echo "state $f"
+	done
+	g status --porcelain --untracked-files=all
+	(cd "$t/proj" && find patches branch-stack.txt -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+}
+# refuses NAME CMD...: CMD fails, and nothing changed.
+refuses() {
+	local name=$1 before
+	shift
+	before=$(snapshot 2>&1)
+	check_fails "$name" "$@"
+	if [ "$(snapshot 2>&1)" = "$before" ]; then
+		ok "  ... and changed nothing"
+	else
+		ko "  ... and changed nothing" "$(diff <(echo "$before") <(snapshot 2>&1) | tr '\n' ' ')"
+	fi
+}
+# says NAME PATTERN...: the last command's output has every PATTERN.
+says() {
+	local name=$1 p
+	shift
+	for p in "$@"; do
+		out_has "$p" || { ko "$name" "no '$p' in: $(tr '\n' ' ' <"$t/out")"; return; }
+	done
+	ok "$name"
+}
+no_leftovers() {
+	expect "$1: no temporary refs, no apply or am state" \
+		bash -c "test -z \"\$(git -C '$K' for-each-ref refs/stack/new/)\" && ! test -e '$K/.git/rebase-apply' && ! test -e '$K/.git/s61-stack-apply'"
+}
+# Back to the stack of the last good apply ($applied), whatever the case
+# before left, so that each case starts from a known state.
+restore_applied() {
+	local ref sha
+	g am --abort >/dev/null 2>&1; g rebase --abort >/dev/null 2>&1; g cherry-pick --abort >/dev/null 2>&1
+	rm -rf "$K/.git/s61-stack-apply"
+	git -C "$t/proj" checkout -q -- patches branch-stack.txt
+	git -C "$t/proj" clean -qfdx patches
+	g checkout -q -f --detach
+	g for-each-ref --format='%(refname)' refs/heads refs/stack | while read -r ref; do
+		echo "$applied" | grep -q "^$ref " || g update-ref -d "$ref"
+	done
+	echo "$applied" | while read -r ref sha; do
+		case $ref in refs/*) g update-ref "$ref" "$sha" ;; esac
+	done
+	g checkout -q -f two
+	g clean -qfdx
+}
 
 check "init imports the tarball" "$st" init
 check "init again is a no-op" "$st" init
@@ -44,6 +107,10 @@ sed -i 's/^3$/three/' "$K/lib/a.c"; g commit -qam "lib: a: spell three"
 sed -i 's/^5$/five/' "$K/lib/a.c"; g commit -qam "lib: a: spell five"
 g checkout -q -b two one
 sed -i 's/^7$/seven/' "$K/lib/b.c"; g commit -qam "lib: b: spell seven"
+refuses "export refuses branches without a folder in patches/" "$st" export
+says "  ... and says how to make one" "mkdir patches/one && touch patches/one/.keep"
+mkdir -p "$t/proj/patches/one" "$t/proj/patches/two"
+touch "$t/proj/patches/one/.keep" "$t/proj/patches/two/.keep"
 check_fails "status reports unexported work" "$st" status
 check "export writes patches" "$st" export
 check "export wrote 2+1 patches" test "$(find "$t/proj/patches/one" -name "*.patch" | wc -l)$(find "$t/proj/patches/two" -name "*.patch" | wc -l)" = 21
@@ -54,8 +121,142 @@ check "repository clean after re-export" test -z "$(git -C "$t/proj" status --po
 check "apply recreates the stack" "$st" apply
 check "export after apply leaves the repository clean" bash -c "'$st' export && test -z \"\$(git -C '$t/proj' status --porcelain)\""
 check "patches carry no commit hash" bash -c "! grep -h '^From [0-9a-f]' '$t/proj/patches/one/'* | grep -v '^From 0000000000000000000000000000000000000000 '"
+applied=$(snapshot)
+
+# branch-stack.txt that disagrees with patches/: refused before anything.
+cp "$t/proj/branch-stack.txt" "$t/stack.good"
+sed -i 's/^two$/tow/' "$t/proj/branch-stack.txt"
+for c in apply export rebase status; do
+	refuses "a typo in branch-stack.txt: $c refuses" "$st" $c
+	says "  ... names the line and the folder meant" "line 3: branch 'tow' has no folder" "did you mean 'two'" "patches/two/ belongs to no branch"
+done
+check "the typo made no branch" test -z "$(g for-each-ref refs/heads/tow)"
+cp "$t/stack.good" "$t/proj/branch-stack.txt"
+mkdir "$t/proj/patches/three"
+refuses "an orphaned folder in patches/: export refuses" "$st" export
+says "  ... names it" "patches/three/ belongs to no branch of branch-stack.txt (orphaned)"
+rmdir "$t/proj/patches/three"
+echo lockles >>"$t/proj/branch-stack.txt"
+refuses "a branch without a folder: apply refuses" "$st" apply
+says "  ... and says how to add a branch" "line 4: branch 'lockles' has no folder" "mkdir patches/lockles && touch patches/lockles/.keep"
+cp "$t/stack.good" "$t/proj/branch-stack.txt"
+echo one >>"$t/proj/branch-stack.txt"
+refuses "a branch named twice: status refuses" "$st" status
+says "  ... names both lines" "line 4: branch 'one' is listed twice (also on line 2)"
+cp "$t/stack.good" "$t/proj/branch-stack.txt"
+printf 'one\ntwo..x\n' | sed -i '3r /dev/stdin' "$t/proj/branch-stack.txt"
+sed -i '4d' "$t/proj/branch-stack.txt"
+refuses "a name git refuses as a branch: apply refuses" "$st" apply
+says "  ... names it" "line 4: 'two..x' is not a valid git branch name"
+cp "$t/stack.good" "$t/proj/branch-stack.txt"
+check "the good stack file is back" "$st" status
+
+# export of a checkout with uncommitted edits or new files.
+restore_applied
+g checkout -q two
+echo edit >>"$K/lib/a.c"
+refuses "export refuses uncommitted edits" "$st" export
+says "  ... names the file and the ways out" "lib/a.c" "git -C $K commit -a" "add -f" "stash"
+check_fails "status is not clean with uncommitted edits" "$st" status
+g checkout -q -- lib/a.c
+echo new >"$K/lib/new.c"
+check "plain git add of a new file works despite Debian's '/*' rule" g add -n lib/new.c
+refuses "export refuses a new file that is not committed" "$st" export
+says "  ... names it" "lib/new.c"
+check_fails "status is not clean with a new file" "$st" status
+rm "$K/lib/new.c"
+check "the edited .gitignore is not an uncommitted change" test -z "$(g status --porcelain)"
+
+# A git am of one's own stopped on a conflict: never touched, named.
+restore_applied
+sed 's/^-7$/-seventy/; s/^ 6$/ sixty/' "$t/proj/patches/two/0001-"*.patch >"$t/bad.patch"
+g checkout -q two
+g am -q "$t/bad.patch" >/dev/null 2>&1
+check "(a git am of one's own is stopped)" test -d "$K/.git/rebase-apply"
+for c in apply export rebase "apply --force"; do
+	# shellcheck disable=SC2086
+	refuses "an am in progress: $c refuses" "$st" $c
+	says "  ... and names the way out" "git am is in progress" "git -C $K am --continue" "git -C $K am --abort"
+done
+check_fails "an am in progress: status fails" "$st" status
+says "  ... and says so" "git am is in progress"
+if out_has "checkout: clean"; then ko "  ... never 'clean'"; else ok "  ... never 'clean'"; fi
+g am --abort
+
+# A cherry-pick stopped on a conflict.
+restore_applied
+g checkout -q -b scratch one
+sed -i 's/^7$/SEVEN/' "$K/lib/b.c"; g commit -qam scratch
+g cherry-pick two >/dev/null 2>&1
+check "(a cherry-pick is stopped)" test -e "$K/.git/CHERRY_PICK_HEAD"
+refuses "a cherry-pick in progress: apply refuses" "$st" apply --force
+says "  ... and names the way out" "cherry-pick --continue" "cherry-pick --abort"
+check_fails "a cherry-pick in progress: status fails" "$st" status
+g cherry-pick --abort; g checkout -q two; g branch -q -D scratch
+check "back to the applied stack" test "$(snapshot)" = "$applied"
+
+# apply interrupted: everything as before, nothing left, a rerun works. A
+# git in front of the real one models Ctrl-C (or kill) during an am: right
+# after the tool's Nth 'git am -q', the signal goes to the tool and to that
+# git. patches/ holds a newer series of both branches, so that a half-made
+# stack would show.
+mkdir "$t/bin"
+cat >"$t/bin/git" <<EOF
+#!/bin/bash
+$(command -v git) "\$@"
+rc=\$?
+case " \$* " in
+*" am -q "*)
+	n=\$((\$(cat "$t/am-count" 2>/dev/null || echo 0) + 1))
+	echo \$n >"$t/am-count"
+	[ "\$n" != "\${S61_TEST_SIGNAL_AT_AM% *}" ] || kill -s "\${S61_TEST_SIGNAL_AT_AM#* }" \$PPID \$\$ ;;
+esac
+exit \$rc
+EOF
+chmod +x "$t/bin/git"
+# signal_at_am N SIGNAL CMD...: CMD with that git (and bash's "Killed"
+# report in $t/out, not on the terminal).
+signal_at_am() {
+	rm -f "$t/am-count"
+	S61_TEST_SIGNAL_AT_AM="$1 $2" PATH=$t/bin:$PATH bash -c '"$@"; exit $?' signal_at_am "${@:3}"
+}
+newer_series() {
+	sed -i 's/^\(Subject: \[PATCH\] .*\)$/\1, as a word/' "$t/proj/patches/one/0002-"*.patch "$t/proj/patches/two/0001-"*.patch
+}
+restore_applied
+newer_series
+refuses "apply stopped by SIGINT in the middle of the first branch" signal_at_am 2 INT "$st" apply
+says "  ... says the stack is unchanged" "the stack is unchanged"
+no_leftovers "SIGINT"
+g checkout -q one
+refuses "apply stopped by SIGTERM in the last branch" signal_at_am 3 TERM "$st" apply
+says "  ... says the stack is unchanged" "the stack is unchanged"
+no_leftovers "SIGTERM"
+check_fails "apply killed (-9) in the last branch" signal_at_am 3 KILL "$st" apply
+check "  ... the branches are as before" test "$(g for-each-ref --format='%(refname) %(objectname)' refs/heads refs/stack/synced)" = "$(echo "$applied" | grep -E '^refs/(heads|stack/synced)/')"
+check_fails "status after kill -9 fails" "$st" status
+says "  ... and says an apply was interrupted" "interrupted 'tools/stack apply'"
+refuses "export after kill -9 refuses" "$st" export
+says "  ... and says to run apply" "run 'tools/stack apply'"
+check "apply after kill -9 repairs and applies" "$st" apply
+says "  ... says it repaired" "repairing"
+no_leftovers "after the repair"
+check "  ... the stack is the newer series" test "$(g log --format=%s base..two | grep -c ', as a word$')" = 2
+check "  ... and status says all is exported" "$st" status
+restore_applied
+cp "$t/bad.patch" "$t/proj/patches/two/0001-"*.patch
+g checkout -q one
+check_fails "apply killed (-9) while its git am is stopped" signal_at_am 3 KILL "$st" apply --force
+check "  ... (it left the am state)" test -d "$K/.git/rebase-apply"
+check_fails "status says so" "$st" status
+says "  ... and names apply" "interrupted 'tools/stack apply'"
+git -C "$t/proj" checkout -q -- patches
+check "apply repairs it: aborts its own am" "$st" apply --force
+no_leftovers "after the repair of the am"
+check "  ... the stack is the one of patches/" test "$(snapshot)" = "$applied"
 
 # Unexported work must not be dropped.
+restore_applied
 g checkout -q two
 sed -i 's/^9$/nine/' "$K/lib/b.c"; g commit -qam "lib: b: spell nine"
 check_fails "apply refuses to drop an unexported commit" "$st" apply
@@ -68,18 +269,19 @@ check "after --force the branch is as patches/ says" bash -c "! git -C '$K' log 
 
 # Dirty checkout.
 echo dirty >>"$K/lib/a.c"
-check_fails "apply refuses a dirty checkout" "$st" apply
+refuses "apply refuses a dirty checkout" "$st" apply --force
 if out_has "uncommitted changes"; then ok "dirty: says why"; else ko "dirty: says why" "$(cat "$t/out")"; fi
 g checkout -q -- lib/a.c
 
 # A patch that does not apply.
+restore_applied
 cp -r "$t/proj/patches" "$t/patches.good"
 sed -i 's/^-7$/-seventy/; s/^ 6$/ sixty/' "$t/proj/patches/two/0001-"*.patch
-check_fails "apply fails on a patch that does not apply" "$st" apply
+g checkout -q one
+refuses "apply fails on a patch that does not apply" "$st" apply
 if out_has "0001-lib-b-spell-seven.patch" && out_has "branch two"; then ok "apply names the patch and the branch"; else ko "apply names the patch and the branch" "$(cat "$t/out")"; fi
-check "checkout is left in git am state" test -d "$K/.git/rebase-apply"
-check_fails "apply refuses while git am is in progress" "$st" apply
-check "git am --abort works" g am --abort
+says "  ... its files, that the stack is unchanged, how to fix it" "(files: lib/b.c)" "the stack is unchanged" "am -3 " "am --continue"
+no_leftovers "a patch that does not apply"
 rm -rf "$t/proj/patches"; cp -r "$t/patches.good" "$t/proj/patches"
 check "apply works again with good patches" "$st" apply
 
@@ -101,6 +303,21 @@ check "rebase restacks the upper branch" "$st" rebase
 check "two is on the new one" g merge-base --is-ancestor one two
 check "export after rebase" "$st" export
 check "three patches in one/" test "$(find "$t/proj/patches/one" -name "*.patch" | wc -l)" = 3
+
+# A rebase that stops on a conflict: the way out is --continue/--abort.
+g checkout -q one
+sed -i 's/^7$/SEVEN/' "$K/lib/b.c"; g commit -qam "lib: b: shout seven"
+check_fails "rebase stops on a conflict" "$st" rebase
+says "  ... and says how to go on" "git -C $K rebase --continue" "then 'tools/stack rebase' again" "rebase --abort"
+if out_has "stash"; then ko "  ... not 'commit or stash'"; else ok "  ... not 'commit or stash'"; fi
+for c in rebase export apply; do
+	refuses "a rebase in progress: $c refuses" "$st" $c
+	says "  ... and names the way out" "a rebase is in progress" "git -C $K rebase --continue" "git -C $K rebase --abort"
+done
+check_fails "a rebase in progress: status fails" "$st" status
+says "  ... and says so" "a rebase is in progress"
+g rebase --abort
+g checkout -q one; g reset -q --hard HEAD~1; g checkout -q two
 
 # A base version that branch-stack.txt does not want.
 sed -i 's/^base .*/base linux-source-6.1 9.9-9/' "$t/proj/branch-stack.txt"
