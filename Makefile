@@ -13,9 +13,10 @@
 #   make bench-sweep / bench-0004  the memcg sweep (P4 at scale, P6) vs base /
 #                  the top without lockless/0004 against the top
 #   make bench-page  docs/benchmarks.md anew from docs/bench/*.json (no runs)
-# Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack),
-# RACE_SECS (60), SOAK_SECS (600), SOAK_ONLY (soak only these race tests, e.g.
-# memcg-races; default both).
+# Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack;
+# check and check-top refuse any other), RACE_SECS (60; .ci/run pins it),
+# SOAK_SECS (600), SOAK_ONLY (soak only these race tests, e.g. memcg-races;
+# default both).
 
 SHELL := /bin/bash
 CONFIG ?= boot
@@ -28,13 +29,14 @@ SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
 SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/bins tools/benchlib tools/kcidb tools/lint-awk,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants \
+	check-top-branch ci-run-tests check-commits-tests \
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
-check: deps deps-lint lint tools-tests stack checkpatch b4-tests boot-test check-top
+check: check-top-branch deps deps-lint lint stack tools-tests checkpatch b4-tests boot-test check-top
 	@echo "make check: all passed"
 
 check-full: check faults soak coverage
@@ -64,7 +66,18 @@ lint: deps-lint
 	@echo "lint: shellcheck clean, awk runs under Debian 12's mawk"
 
 tools-tests: portable-tests stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
-	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests
+	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests
+
+# .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
+# fed recorded outputs; check-top's refusal of a BRANCH other than the top.
+ci-run-tests:
+	tests/test-ci-run.sh
+
+# tools/check-commits with a stand-in kbuild on the kernel checkout's
+# base..prep (skipped, and counted so, without a checkout: make check runs
+# it after stack, which makes one).
+check-commits-tests:
+	tests/test-check-commits.sh
 
 # How a run is judged: the guest's exit-status mapping, qemu/ktap-summary,
 # the qemu/expected manifest, the splat patterns and qemu/run's wiring, on
@@ -147,6 +160,16 @@ boot-commits: stack
 broken-variants: stack
 	tools/broken-variants $(BROKEN)
 
+# check-top tests the top of the stack. BRANCH comes from the environment
+# too (?=): BRANCH=base make check would send it to base, where the
+# manifest expects the old stall and every run "passes". So check and
+# check-top refuse any other BRANCH before they start (make boot, faults,
+# soak and coverage take any); .ci/run pins BRANCH and RACE_SECS.
+check-top-branch:
+	@top=$$(tools/lib-query top) && [ -n "$$top" ] && [ "$(BRANCH)" = "$$top" ] || { \
+		echo "make: check-top tests the top of the stack ($${top:-none in branch-stack.txt}), not BRANCH=$(BRANCH): unset BRANCH (make boot BRANCH=... tests another branch)" >&2; \
+		exit 1; }
+
 # The top of the stack under the debug kernel (lockdep, PROVE_RCU, KASAN,
 # kmemleak; the KUnit suite runs during its boot): KUnit, smoke, the lockless
 # properties, a short race run and 180 s of the memcg race; then the
@@ -154,7 +177,7 @@ broken-variants: stack
 # test module's deliberate leak). Then the nokmem case and the lockless
 # suite on base, where the old stall must show (XFAIL), never pass; both
 # boot the `boot` kernels the boot test has just built (kernel cache).
-check-top: stack
+check-top: check-top-branch stack
 	tools/guest-test --config debug --suites smoke,kunit,lockless,races --timeout 1800 \
 		--append "s61.race_secs=$(RACE_SECS) s61.test_timeout=900" $(BRANCH)
 	tools/guest-test --config debug --suites controls --timeout 600 \

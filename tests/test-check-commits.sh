@@ -14,6 +14,7 @@ cc=$here/tools/check-commits
 real_linux=$S61_LINUX
 if [ ! -e "$real_linux/.git" ] || ! git -C "$real_linux" rev-parse -q --verify refs/heads/prep >/dev/null; then
 	echo "1..0 # SKIP no kernel checkout with the prep branch (run tools/stack init/apply)"
+	echo "check-commits-tests: 0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
 t=$(mktemp -d)
@@ -177,4 +178,5 @@ expect "local changes: kept" grep -q '^local$' "$ct/linux/Makefile"
 git -C "$ct/linux" checkout -q -- Makefile
 
 echo "1..$((pass + fail))"
+echo "check-commits-tests: $pass passed, $fail failed"
 [ $fail = 0 ]
