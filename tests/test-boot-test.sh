@@ -18,15 +18,27 @@ new_project
 echo 'kernel image' >"$t/bzImage"
 printf 'base linux-source-6.1 1.0-1\none\ntwo\nthree\n' >"$P/branch-stack.txt"
 calls=$t/calls
-# The stub passes its five smoke tests and says, as guest-test does, when the
-# kernel came from the cache; SLOW_BASE=N makes base take N s.
+# The stub passes its five smoke tests, writes a run whose result has the
+# smoke suite's shrinker names and says, as guest-test does, when the kernel
+# came from the cache; SLOW_BASE=N makes base take N s. $t/behave/BRANCH
+# (shell) changes a tip's exit status (rc; 125: no build, no run), its
+# summary line and its names.
+mkdir -p "$t/behave"
 cat >"$P/tools/guest-test" <<EOF
 #!/usr/bin/env bash
 b=\${*: -1}
 echo "guest-test \$b" >>"$calls"
 [ "\$b" != base ] || sleep "\${SLOW_BASE:-0}"
 ! "$P/tools/kcache" get boot "\$b" >/dev/null 2>&1 || echo "guest-test: \$b [boot]: kernel from the cache"
-echo "5 passed, 0 failed, 0 skipped"
+rc=0 summary="5 passed, 0 failed, 0 skipped" names="rcu-kfree sb-tmpfs"
+[ ! -f "$t/behave/\$b" ] || . "$t/behave/\$b"
+[ "\$rc" != 125 ] || exit 125
+run=$t/runs/\$b
+mkdir -p "\$run"
+{ echo "KTAP version 1"; [ -z "\$names" ] || echo "# shrinkers: \$names"; } >"\$run/result.ktap"
+echo "run: \$run"
+[ -z "\$summary" ] || echo "\$summary"
+exit "\$rc"
 EOF
 chmod +x "$P/tools/guest-test"
 
@@ -134,12 +146,15 @@ check "... the non-core tips are skipped" bash -c "! grep -q 'guest-test p\|gues
 check "... named as skipped" grep -q "== m: SKIP:.*check-top time" "$t/bt.out"
 check "... the run passes, skips counted" \
 	bash -c "[ $rc = 0 ] && grep -q 'boot-test: 20 passed, 0 failed, 2 skipped' '$t/bt.out'"
+# Broken on: the script before issue #29, which only counted them.
+check "... the skipped tips named on a line of their own" \
+	grep -qx "boot-test: skipped (CI time limit, not in the kernel cache; make boot-test tests them): p m" "$t/bt.out"
 # Broken on: old (stack order).
 check "... work order: base, the core tips, the top, then the rest" \
 	test "$(tr '\n' ' ' <"$calls")" = "guest-test base guest-test a guest-test r guest-test t "
 # Broken on: rows printed in the order of work.
 check "... the table is in stack order" \
-	test "$(awk '/^BRANCH/ { on = 1; next } on && NF { printf "%s ", $1 }' "$t/bt.out")" = "base p a m r t boot-test: "
+	test "$(awk '/^BRANCH/ { on = 1; next } /^boot-test:/ { exit } on && NF { printf "%s ", $1 }' "$t/bt.out")" = "base p a m r t "
 
 # A deadline already passed: the core tips still run (broken on: old).
 : >"$calls"
@@ -163,6 +178,42 @@ check "without a deadline all six run, the others after the top" \
 S61_BUILD_EST=40 S61_INC_EST=1 S61_RESERVE=0 S61_DEADLINE=$(($(now) + 30)) "$bt" >"$t/bt.out" 2>&1
 check "a tip whose headers were compiled in this run is estimated incremental" grep -qx "guest-test m" "$calls"
 check "... a tip with new headers as a full build" bash -c "! grep -qx 'guest-test p' '$calls'"
+
+# Counts that add up (issue #29): a tip that failed to build (125, no
+# summary), one that hung (2, no summary) and one with a result not as
+# expected (exit 1 with "0 failed") are three failures. Broken on: the
+# script before issue #29, which printed "19 passed, 0 failed, 1 skipped".
+bt_with() { # BRANCH=SHELL... then the tools/boot-test-branches arguments
+	rm -f "$t/behave/"*
+	while [ $# -gt 0 ] && [ "${1#*=}" != "$1" ]; do
+		echo "${1#*=}" >"$t/behave/${1%%=*}"
+		shift
+	done
+	: >"$calls"
+	"$bt" "$@" >"$t/bt.out" 2>&1
+}
+bt_with a=rc=125 "r=rc=2 summary=" "t=rc=1 summary='4 passed, 0 failed, 1 skipped, 1 not as expected'"
+rc=$?
+check "a build failure, a hang and an unexpected result fail the run" test $rc = 1
+check "... and count as three failures" grep -qx "boot-test: 19 passed, 3 failed, 0 skipped, 0 xfail" "$t/bt.out"
+# An empty shrinker-name list is a failure, not a skipped comparison.
+# Broken on: the script before issue #29 (compared only two non-empty lists).
+bt_with "m=names=''"
+rc=$?
+check "a tip without shrinker names fails" test $rc = 1
+check "... says so" grep -q "^m: the smoke suite reported no debugfs shrinker names" "$t/bt.out"
+check "... and counts as a failure" grep -q "boot-test: 30 passed, 1 failed" "$t/bt.out"
+bt_with "base=names=''"
+check_fails "base without shrinker names fails" grep -q "boot-test: 30 passed, 0 failed" "$t/bt.out"
+# Broken on: the script before issue #29 (exit 1, but "0 failed").
+bt_with "r=names=rcu-kfree"
+rc=$?
+check "other names than base fail and count" \
+	bash -c "[ $rc = 1 ] && grep -q '^r  .*NAMES DIFFER' '$t/bt.out' && grep -q 'boot-test: 30 passed, 1 failed' '$t/bt.out'"
+# Without the smoke suite no tip reports names: nothing to compare.
+bt_with "base=names=''" "a=names=''" "p=names=''" "m=names=''" "r=names=''" "t=names=''" --suites lockless
+check "without the smoke suite no names are asked for" test $? = 0
+rm -f "$t/behave/"*
 
 check_fails "a bad S61_DEADLINE is refused" env S61_DEADLINE=soon "$bt"
 if out_has "S61_DEADLINE wants seconds"; then ok "... and named"; else ko "... and named" "$(cat "$t/out")"; fi
