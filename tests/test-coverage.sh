@@ -42,6 +42,25 @@ expect "--compare names the missing name" out_has '< sb-ext4:loop0'
 expect "--compare names the extra name" out_has '> ext4-es:loop0'
 check_fails "--compare: a run without results" "$cov" --compare "$t/a" "$t/none"
 
+# An empty name list is a failure, not a comparison that passes (issue #29).
+# Broken on: the tool before issue #29, which said "same 0 shrinker names"
+# and passed on the first two, and ran no check of a single branch's names.
+printf 'KTAP version 1\n1..1\nok 1 coverage.names\n' | run empty1
+printf 'KTAP version 1\n1..1\nok 1 coverage.names\n' | run empty2
+check_fails "--compare: two runs without shrinker names" "$cov" --compare "$t/empty1" "$t/empty2"
+expect "... named as such" out_has 'no shrinker names'
+check_fails "--compare: two runs without results" "$cov" --compare "$t/none1" "$t/none2"
+# A whole run with a stub guest-test that prints the run of $t/BRANCH.
+project_copy "$t/proj"
+cat >"$t/proj/tools/guest-test" <<EOF
+#!/usr/bin/env bash
+echo "run: $t/\${*: -1}"
+EOF
+chmod +x "$t/proj/tools/guest-test"
+check "a coverage run with shrinker names passes" "$t/proj/tools/coverage" a
+check_fails "a coverage run without shrinker names fails" "$t/proj/tools/coverage" empty1
+check_fails "... also beside one with names" "$t/proj/tools/coverage" a empty1
+
 echo "1..$((pass + fail))"
 echo "coverage tool tests: $pass passed, $fail failed"
 [ "$fail" = 0 ]
