@@ -22,12 +22,14 @@ S61_PATCHES=$S61_ROOT/patches
 S61_SRC_PKG=linux-source-6.1
 S61_SRC_TARBALL=${S61_SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 export CCACHE_DIR=${CCACHE_DIR:-$S61_CACHE/ccache}
-# The one identity of the series: every commit's author and Signed-off-by,
-# and the sender of its mails (tools/stack sets it in the kernel checkout;
-# tools/b4-series refuses to send as anyone else). A submitter who signs
-# the series as a person changes it here and re-signs the commits.
-S61_IDENT_NAME="s61 backport team"
-S61_IDENT_EMAIL="s61-backport@example.org"
+# The storage identity of the series: author and Signed-off-by of every
+# patch under patches/ and of the commits the tools make (tools/stack sets
+# it in the kernel checkout). It is never mailed: 'tools/b4-series prep'
+# makes the person who runs it (their git config or S61_SENDER) the author
+# and signer of every commit of the series branch, and refuses this
+# identity as a sender (README: "Who sends the series").
+S61_IDENT_NAME="Lockless shrink 6.1 backport"
+S61_IDENT_EMAIL="lockless-shrink-6.1-backport@invalid"
 
 s61_prog=$(basename "$0")
 
