@@ -29,7 +29,7 @@ export CCACHE_DIR=${CCACHE_DIR:-$S61_CACHE/ccache}
 # and signer of every commit of the series branch, and refuses this
 # identity as a sender (README: "Who sends the series").
 S61_IDENT_NAME="Lockless shrink 6.1 backport"
-S61_IDENT_EMAIL="lockless-shrink-6.1-backport@invalid"
+S61_IDENT_EMAIL="lockless-shrink-6.1@invalid"
 
 s61_prog=$(basename "$0")
 
