@@ -31,7 +31,7 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants \
 	check-top-branch ci-run-tests check-commits-tests \
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
-	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests
+	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -66,7 +66,8 @@ lint: deps-lint
 	@echo "lint: shellcheck clean, awk runs under Debian 12's mawk"
 
 tools-tests: portable-tests stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
-	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests
+	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
+	tool-args-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -99,6 +100,12 @@ broken-variants-tests:
 
 kcache-tests:
 	tests/test-kcache.sh
+
+# How kbuild, bench, guest-test, lib-query and b4-series roundtrip take
+# their arguments: refusals before any lock, install or build (stubs, a
+# synthetic checkout).
+tool-args-tests:
+	tests/test-tool-args.sh
 
 # The tools on a fresh Debian 12's awk (mawk): tools/lint-awk, and
 # checkpatch's long-line exception run under mawk (issue #25).
