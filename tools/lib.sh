@@ -5,6 +5,7 @@
 #   $S61_CACHE            shared by every clone on this machine (~/.cache/shrinker61)
 #     base.git            bare repository holding the imported linux-source tree
 #     ccache/             compiler cache
+#     debs/               linux-source .debs of other versions (apt-get download)
 #   $S61_WORK             private to this clone (<clone>/.work, git-ignored)
 #     linux/              the kernel checkout (git clone --shared of base.git)
 #     build/<config>/     kbuild output (O=) per config
@@ -16,6 +17,7 @@ S61_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 S61_CACHE=${S61_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/shrinker61}
 S61_WORK=${S61_WORK:-$S61_ROOT/.work}
 S61_BASE_GIT=$S61_CACHE/base.git
+S61_DEBS=$S61_CACHE/debs
 S61_LINUX=$S61_WORK/linux
 S61_STACK_FILE=$S61_ROOT/branch-stack.txt
 S61_PATCHES=$S61_ROOT/patches

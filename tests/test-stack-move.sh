@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# Tests of moving the stack between Debian uploads (issue 26), on synthetic
+# linux-source versions: 1.0-1 "installed" (S61_SRC_TARBALL), 2.0-1 and
+# 3.0-1 as .debs of a fake archive that a fake apt-get downloads. 2.0-1
+# shifts lib/a.c (offset) and changes a line near "seven" in lib/b.c
+# (fuzz); 3.0-1 changes line 7 of lib/b.c, which the stack changes too
+# (conflict). Checked: several imports side by side, init following
+# branch-stack.txt to another version, a clean move, the round trip back
+# byte for byte, a conflict stopped + aborted (nothing changed) and
+# resolved + continued, --skip, a move interrupted (SIGINT, SIGTERM,
+# kill -9) leaving the old stack, the dry run, and check-upstream's exit
+# statuses.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+
+# make_source VERSION SCRIPT: a linux-source tree of that version, changed
+# by SCRIPT (run in the tree), as the tarball $t/src-VERSION.tar.xz.
+make_source() {
+	local d=$t/src-$1/linux-source-6.1
+	mkdir -p "$d/lib"
+	printf 'all:\n' >"$d/Makefile"
+	seq 1 20 >"$d/lib/a.c"
+	seq 1 20 >"$d/lib/b.c"
+	printf '*.o\n/*\n!/debian/\n' >"$d/.gitignore"
+	(cd "$d" && eval "$2")
+	tar -C "$t/src-$1" -cJf "$t/src-$1.tar.xz" linux-source-6.1
+}
+# make_deb VERSION: the .deb of linux-source-6.1 VERSION in the fake
+# archive, its tarball where Debian's has it.
+make_deb() {
+	local d=$t/deb-$1
+	mkdir -p "$d/DEBIAN" "$d/usr/src"
+	cp "$t/src-$1.tar.xz" "$d/usr/src/linux-source-6.1.tar.xz"
+	printf 'Package: linux-source-6.1\nVersion: %s\nArchitecture: all\nMaintainer: t <t@t>\nDescription: fake\n' "$1" >"$d/DEBIAN/control"
+	dpkg-deb -Znone --build "$d" "$t/archive/linux-source-6.1_$1_all.deb" >/dev/null
+}
+mkdir -p "$t/archive" "$t/bin"
+make_source 1.0-1 :
+make_source 2.0-1 "sed -i '1i /* 2.0 */' lib/a.c && sed -i 's/^10\$/10 (2.0)/' lib/b.c && echo new >lib/c.c"
+make_source 3.0-1 "sed -i 's/^7\$/7 (3.0)/' lib/b.c"
+make_deb 2.0-1
+make_deb 3.0-1
+# apt-get download PKG=VERSION from the fake archive (each call logged).
+cat >"$t/bin/apt-get" <<EOF
+#!/bin/sh
+echo "\$*" >>"$t/apt.log"
+[ "\$1" = download ] || exit 100
+for a; do case \$a in *=*) v=\${a#*=} ;; esac; done
+f=$t/archive/linux-source-6.1_\${v}_all.deb
+[ -f "\$f" ] || { echo "E: Version '\$v' for 'linux-source-6.1' was not found" >&2; exit 100; }
+cp "\$f" .
+EOF
+chmod +x "$t/bin/apt-get"
+export PATH=$t/bin:$PATH
+
+# A project with the tools and a two-branch stack on 1.0-1.
+mkdir -p "$t/proj/patches/one" "$t/proj/patches/two"
+cp -r "$here/tools" "$t/proj/"
+printf ".work/\n" >"$t/proj/.gitignore"
+printf '# the stack\nbase linux-source-6.1 1.0-1\none\ntwo\n' >"$t/proj/branch-stack.txt"
+touch "$t/proj/patches/one/.keep" "$t/proj/patches/two/.keep"
+export S61_CACHE=$t/cache S61_WORK=$t/proj/.work S61_SRC_TARBALL=$t/src-1.0-1.tar.xz S61_SRC_VERSION=1.0-1
+st=$t/proj/tools/stack
+K=$t/proj/.work/linux
+B=$t/cache/base.git
+g() { git -C "$K" "$@"; }
+pg() { git -C "$t/proj" "$@"; }
+
+check "init imports the installed 1.0-1" "$st" init
+check "  ... without apt-get" test ! -e "$t/apt.log"
+g checkout -q -b one base
+sed -i 's/^3$/three/' "$K/lib/a.c"; g commit -qam "lib: a: spell three"
+sed -i 's/^15$/fifteen/' "$K/lib/a.c"; g commit -qam "lib: a: spell fifteen"
+g checkout -q -b two one
+sed -i 's/^7$/seven/' "$K/lib/b.c"; g commit -qam "lib: b: spell seven"
+check "(the stack exported)" "$st" export
+(cd "$t/proj" && git init -q && git add . && git -c user.name=t -c user.email=t@t commit -qm init)
+cp -r "$t/proj/patches" "$t/patches-1.0-1"
+
+# Everything a refused or aborted command must leave as it was.
+snapshot() {
+	local gd f
+	gd=$(g rev-parse --absolute-git-dir)
+	# (init fetches the tags of the shared import: not the stack's)
+	g for-each-ref --format='%(refname) %(objectname)' | grep -v '^refs/tags/'
+	echo "HEAD $(g symbolic-ref -q HEAD || g rev-parse HEAD)"
+	for f in rebase-apply rebase-merge MERGE_HEAD CHERRY_PICK_HEAD s61-stack-apply s61-stack-move; do
+		[ ! -e "$gd/$f" ] || echo "state $f"
+	done
+	g status --porcelain --untracked-files=all
+	(cd "$t/proj" && find patches branch-stack.txt -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+}
+unchanged() {
+	if [ "$(snapshot 2>&1)" = "$1" ]; then
+		ok "$2"
+	else
+		ko "$2" "$(diff <(echo "$1") <(snapshot 2>&1) | tr '\n' ' ')"
+	fi
+}
+says() {
+	local name=$1 p
+	shift
+	for p in "$@"; do
+		out_has "$p" || { ko "$name" "no '$p' in: $(tr '\n' ' ' <"$t/out")"; return; }
+	done
+	ok "$name"
+}
+no_move_left() {
+	expect "$1: no move state, no temporary refs, no cherry-pick" \
+		bash -c "test -z \"\$(git -C '$K' for-each-ref refs/stack/move/)\" && ! test -e '$K/.git/s61-stack-move' && ! test -e '$K/.git/CHERRY_PICK_HEAD'"
+}
+stack_version() { awk '$1 == "base" { print $3 }' "$t/proj/branch-stack.txt"; }
+on_1_0() { pg diff --quiet && test -z "$(pg status --porcelain)"; }
+start=$(snapshot)
+
+# A clean move: one command, the report, branch-stack.txt, patches/.
+check "move 2.0-1: a clean move" "$st" move 2.0-1
+says "  ... a line per patch: offset, fuzz" "one/0002-lib-a-spell-fifteen.patch: offset" "one/0001-lib-a-spell-three.patch: fuzz" "two/0001-lib-b-spell-seven.patch: fuzz"
+check "  ... fetched 2.0-1 with apt-get download" grep -qx 'download -q linux-source-6.1=2.0-1' "$t/apt.log"
+check "  ... the .deb kept in the cache" test -s "$t/cache/debs/linux-source-6.1_2.0-1_all.deb"
+check "  ... both uploads side by side in the shared import" test "$(git -C "$B" tag | tr '\n' ' ')" = "base-1.0-1 base-2.0-1 "
+check "  ... branch-stack.txt names 2.0-1, the rest as it was" test "$(pg diff -U0 branch-stack.txt | grep '^[-+][^-+]' | tr '\n' ' ')" = "-base linux-source-6.1 1.0-1 +base linux-source-6.1 2.0-1 "
+check "  ... base is the 2.0-1 import" test "$(g rev-parse base)" = "$(git -C "$B" rev-parse base-2.0-1)"
+check "  ... every branch on its parent" bash -c "git -C '$K' merge-base --is-ancestor base one && git -C '$K' merge-base --is-ancestor one two"
+check "  ... new file of 2.0-1 on top" test -f "$K/lib/c.c"
+check "  ... patches/ exported (status 0)" "$st" status
+check "  ... exported patches differ from the 1.0-1 ones only in context and index lines" \
+	bash -c "test -z \"\$(diff -r '$t/patches-1.0-1' '$t/proj/patches' | grep '^[<>]' | grep -v '^[<>] \(index \|@@ \| \)')\""
+cp -r "$t/proj/patches" "$t/patches-2.0-1"
+check "  ... apply from the new patches, export: the same patches" bash -c "'$st' apply --force && '$st' export && diff -r '$t/patches-2.0-1' '$t/proj/patches'"
+no_move_left "clean move"
+check "move to the version it is on: nothing to do" "$st" move 2.0-1
+n=$(wc -l <"$t/apt.log")
+
+# Back: byte for byte the patches of 1.0-1.
+check "move back to 1.0-1" "$st" move 1.0-1
+check "  ... patches/ and branch-stack.txt byte-identical to before" on_1_0
+check "  ... the import reused (no second download)" test "$(wc -l <"$t/apt.log")" = "$n"
+check "  ... the branches are the commits of before" test "$(g rev-parse two)" = "$(echo "$start" | awk '$1 == "refs/heads/two" { print $2 }')"
+check "rebase --base 2.0-1 is the same move" "$st" rebase --base 2.0-1
+check "  ... patches/ as the first move made them" diff -r "$t/patches-2.0-1" "$t/proj/patches"
+check "  ... and back" "$st" move 1.0-1
+check "  ... byte-identical again" on_1_0
+unchanged "$start" "  ... the whole stack as at the start"
+
+# init follows branch-stack.txt to another version (a pull of a moved
+# stack): it moves base, apply rebuilds the branches.
+sed -i 's/^base .*/base linux-source-6.1 2.0-1/' "$t/proj/branch-stack.txt"
+rm -rf "$t/proj/patches"; cp -r "$t/patches-2.0-1" "$t/proj/patches"
+check_fails "(apply refuses a base of another version)" "$st" apply
+check "init moves base to the version branch-stack.txt names" "$st" init
+says "  ... and says to apply" "moved base from linux-source-6.1 1.0-1 to 2.0-1" "tools/stack apply"
+check "  ... base is the 2.0-1 import" test "$(g rev-parse base)" = "$(git -C "$B" rev-parse base-2.0-1)"
+check "  ... apply rebuilds the branches on it" "$st" apply
+check "  ... status 0" "$st" status
+pg checkout -q -- branch-stack.txt patches
+check "init moves base back" "$st" init
+check "  ... apply rebuilds the 1.0-1 stack" "$st" apply
+g checkout -q two
+unchanged "$start" "  ... the whole stack as at the start"
+
+# An upload the archive does not have.
+check_fails "move to a version the archive does not have fails" "$st" move 4.0-1
+says "  ... names it" "could not download linux-source-6.1 4.0-1" "apt-cache madison"
+unchanged "$start" "  ... and changed nothing"
+check_fails "move refuses what is not a Debian version" "$st" move ../x
+unchanged "$start" "  ... and changed nothing"
+
+# A conflict: stop, named; everything else refuses; abort: as before.
+check_fails "move 3.0-1 stops at a conflict" "$st" move 3.0-1
+says "  ... names the patch, branch, files, the ways on" "patch 0001-lib-b-spell-seven.patch of branch two" "(files: lib/b.c)" "tools/stack move --continue" "tools/stack move --abort" "add -f lib/b.c"
+says "  ... the patches before it went on" "one/0001-lib-a-spell-three.patch: clean" "one/0002-lib-a-spell-fifteen.patch: clean"
+check "  ... the conflict is in the checkout" grep -q '^<<<<<<<' "$K/lib/b.c"
+snapshot | grep -v '^\(state\|HEAD\|UU\) \|^refs/stack/move/' >"$t/snap"
+check "  ... branches, base, branch-stack.txt, patches/ untouched" diff <(echo "$start" | grep -v '^HEAD ') "$t/snap"
+for c in apply export rebase "move 2.0-1"; do
+	before=$(snapshot)
+	# shellcheck disable=SC2086
+	check_fails "a move in progress: $c refuses" "$st" $c
+	says "  ... names the move and the ways out" "'tools/stack move' to linux-source-6.1 3.0-1 is in progress" "move --continue" "move --abort"
+	unchanged "$before" "  ... and changed nothing"
+done
+check_fails "a move in progress: status fails" "$st" status
+says "  ... and says so" "stopped at patch 0001-lib-b-spell-seven.patch of branch two"
+check "move --abort" "$st" move --abort
+unchanged "$start" "  ... everything exactly as before the move"
+no_move_left "abort"
+check_fails "move --abort without a move fails" "$st" move --abort
+check_fails "move --continue without a move fails" "$st" move --continue
+
+# A conflict resolved and continued.
+check_fails "move 3.0-1 again stops" "$st" move 3.0-1
+check_fails "move --continue with the conflict unresolved refuses" "$st" move --continue
+says "  ... names the file" "still unmerged: lib/b.c"
+seq 1 20 | sed 's/^7$/seven (3.0)/' >"$K/lib/b.c"
+g add -f lib/b.c
+check "move --continue after git add" "$st" move --continue
+says "  ... reports the resolution" "two/0001-lib-b-spell-seven.patch: conflict resolved"
+check "  ... branch-stack.txt names 3.0-1" test "$(stack_version)" = 3.0-1
+check "  ... the resolved patch is exported" grep -qx '+seven (3.0)' "$t/proj/patches/two/0001-lib-b-spell-seven.patch"
+check "  ... its author and date kept" test "$(sed -n '2,3p' "$t/proj/patches/two/0001-lib-b-spell-seven.patch")" = "$(sed -n '2,3p' "$t/patches-1.0-1/two/0001-lib-b-spell-seven.patch")"
+check "  ... status 0" "$st" status
+check "  ... checked out the branch of before" test "$(g symbolic-ref --short HEAD)" = two
+no_move_left "continue"
+check_fails "from 3.0-1 back to 1.0-1 conflicts the other way" "$st" move 1.0-1
+says "  ... named" "patch 0001-lib-b-spell-seven.patch of branch two" "(files: lib/b.c)"
+check "  ... abort" "$st" move --abort
+check "  ... still on 3.0-1, status 0" bash -c "'$st' status && grep -qx 'base linux-source-6.1 3.0-1' '$t/proj/branch-stack.txt'"
+pg checkout -q -- branch-stack.txt patches
+check "(back to the 1.0-1 stack: init, apply)" bash -c "'$st' init && '$st' apply && git -C '$K' checkout -q two"
+unchanged "$start" "  ... the whole stack as at the start"
+
+# --skip drops the patch that stopped the move.
+check_fails "move 3.0-1 stops" "$st" move 3.0-1
+check "move --skip drops the patch and finishes" "$st" move --skip
+says "  ... reports it" "two/0001-lib-b-spell-seven.patch: dropped (--skip)"
+check "  ... patches/two/ is empty" test -z "$(find "$t/proj/patches/two" -name '*.patch')"
+pg checkout -q -- branch-stack.txt patches; pg clean -qfd patches
+check "(back to the 1.0-1 stack)" bash -c "'$st' init && '$st' apply --force && git -C '$K' checkout -q two"
+unchanged "$start" "  ... the whole stack as at the start"
+
+# Unexported work: refused, nothing changed.
+g checkout -q two
+sed -i 's/^9$/nine/' "$K/lib/b.c"; g commit -qam "lib: b: spell nine"
+before=$(snapshot)
+check_fails "move refuses a stack that is not exported" "$st" move 2.0-1
+says "  ... says to export first" "tools/stack export"
+unchanged "$before" "  ... and changed nothing"
+g reset -q --hard HEAD~1
+
+# Interrupted: a git in front of the real one signals the whole move
+# (its process group, as Ctrl-C does) right after its Nth commit-tree.
+cat >"$t/bin/git" <<EOF
+#!/bin/bash
+$(command -v git) "\$@"
+rc=\$?
+case " \$* " in
+*" commit-tree "*)
+	n=\$((\$(cat "$t/ct-count" 2>/dev/null || echo 0) + 1))
+	echo \$n >"$t/ct-count"
+	[ "\$n" != "\${S61_TEST_SIGNAL_AT% *}" ] || kill -s "\${S61_TEST_SIGNAL_AT#* }" -- -\$(ps -o pgid= -p \$\$ | tr -d ' ') ;;
+esac
+exit \$rc
+EOF
+chmod +x "$t/bin/git"
+signal_at() {
+	rm -f "$t/ct-count"
+	S61_TEST_SIGNAL_AT="$1 $2" setsid -w bash -c '"$@"' signal_at "${@:3}"
+}
+check_fails "move interrupted by SIGINT in the middle" signal_at 2 INT "$st" move 2.0-1
+says "  ... says the stack is unchanged" "the stack is unchanged (still on linux-source-6.1 1.0-1)"
+unchanged "$start" "  ... the old stack intact"
+no_move_left "SIGINT"
+check_fails "move interrupted by SIGTERM at its last patch" signal_at 3 TERM "$st" move 2.0-1
+unchanged "$start" "  ... the old stack intact"
+no_move_left "SIGTERM"
+check_fails "move killed (-9)" signal_at 2 KILL "$st" move 2.0-1
+check "  ... branches, base, branch-stack.txt, patches/ as before" test "$(snapshot | grep -v '^state s61-stack-move$' | grep -v ' refs/stack/move/')" = "$start"
+check_fails "  ... status says a move is in progress" "$st" status
+says "  ... and names the way out" "move --abort"
+check "  ... move --abort cleans up" "$st" move --abort
+unchanged "$start" "  ... the old stack intact"
+no_move_left "kill -9"
+rm "$t/bin/git"
+check "a move after that works" "$st" move 2.0-1
+check "  ... and back" "$st" move 1.0-1
+check "  ... byte-identical" on_1_0
+
+# The dry run: the report, nothing changes, not even a dirty checkout.
+echo dirty >>"$K/lib/a.c"
+before=$(snapshot)
+check_fails "move 3.0-1 --dry-run: exit 1 on a conflict" "$st" move 3.0-1 --dry-run
+says "  ... the report" "one/0001-lib-a-spell-three.patch: clean" "two/0001-lib-b-spell-seven.patch: conflict (files: lib/b.c)"
+unchanged "$before" "  ... changed nothing"
+check "move 2.0-1 --dry-run: exit 0" "$st" move 2.0-1 --dry-run
+says "  ... the report" "two/0001-lib-b-spell-seven.patch: fuzz"
+unchanged "$before" "  ... changed nothing"
+g checkout -q -- lib/a.c
+
+# check-upstream: 0 up to date, 10 moves cleanly, 11 conflicts, 2 error.
+madison() {
+	local v
+	for v; do
+		printf ' linux-source-6.1 | %10s | http://deb.debian.org/debian bookworm/main amd64 Packages\n' "$v"
+	done >"$t/madison"
+}
+cu() {
+	S61_MADISON=$t/madison "$st" check-upstream >"$t/out" 2>&1
+	echo $? >"$t/rc"
+}
+rc_is() {
+	if [ "$(cat "$t/rc")" = "$2" ]; then ok "$1 (exit $2)"; else ko "$1 (exit $2)" "exit $(cat "$t/rc"): $(tr '\n' ' ' <"$t/out")"; fi
+}
+madison 1.0-1 0.9-2
+cu; rc_is "check-upstream: nothing newer" 0
+says "  ... says up to date" "up to date"
+madison 1.0-1 2.0-1 0.9-2
+cu; rc_is "check-upstream: 2.0-1 is newer and moves cleanly" 10
+says "  ... names it" "newer upload: linux-source-6.1 2.0-1" "moves cleanly"
+unchanged "$start" "  ... changed nothing"
+madison 3.0-1 2.0-1 1.0-1
+cu; rc_is "check-upstream: 3.0-1 is newest and conflicts" 11
+says "  ... names the version and the conflict" "linux-source-6.1 3.0-1" "two/0001-lib-b-spell-seven.patch: conflict (files: lib/b.c)"
+unchanged "$start" "  ... changed nothing"
+madison 1.0-1 1.0-1+b1 1.0-1~bpo1
+cu; rc_is "check-upstream: Debian's version order (1.0-1+b1 > 1.0-1 > 1.0-1~bpo1)" 2
+says "  ... an upload the archive does not serve is an error" "could not download linux-source-6.1 1.0-1+b1"
+madison 5.0-1
+cu; rc_is "check-upstream: a download that fails is an error" 2
+S61_MADISON=$t/nonexistent "$st" check-upstream >"$t/out" 2>&1; echo $? >"$t/rc"
+rc_is "check-upstream: no versions to read is an error" 2
+unchanged "$start" "  ... changed nothing"
+
+echo "1..$((pass + fail))"
+echo "stack-move-tests: $pass passed, $fail failed"
+[ $fail = 0 ]
