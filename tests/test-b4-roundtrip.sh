@@ -4,13 +4,20 @@
 # gives the top's tree; without DIR, of the last send's) and that it catches
 # broken mails, compare, reroll.
 #
+# Also who sends and who receives (issue 28): the sender signs every patch,
+# no header or trailer carries the storage identity or the codename, each
+# patch goes to its own get_maintainer.pl answer (at most 25 a mail), and
+# the cover letter is short and names a base a reader can obtain.
+#
 # Needs the kernel checkout with the stack applied ('make stack'). Uses a
-# series branch and tags of its own (b4/s61-b4-selftest, s61-b4/selftest/vN)
-# in the b4 worktree and a temporary mail directory, and removes them at the
-# end: the real series (b4/s61-lockless-shrink, s61-b4/vN) is left alone.
+# series branch and tags of its own (b4/selftest-lockless-shrink,
+# s61-b4/selftest/vN) in the b4 worktree and a temporary mail directory,
+# and removes them at the end: the real series (b4/lockless-shrink-6.1,
+# s61-b4/vN) is left alone. The sender is a test person (S61_SENDER).
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
-export S61_B4_BRANCH=b4/s61-b4-selftest S61_B4_TAGS=s61-b4/selftest
+export S61_B4_BRANCH=b4/selftest-lockless-shrink S61_B4_TAGS=s61-b4/selftest
+export S61_SENDER="Selftest Sender <selftest.sender@example.com>"
 . "$here/tools/lib.sh"
 tool=$here/tools/b4-series
 WT=$S61_WORK/b4/linux
@@ -43,8 +50,8 @@ wg() { git -C "$WT" "$@"; }
 cleanup() {
 	if [ -e "$WT/.git" ]; then
 		[ ! -d "$(wg rev-parse --git-path rebase-apply)" ] || wg am --abort >/dev/null 2>&1
-		if wg rev-parse -q --verify refs/heads/b4/s61-lockless-shrink >/dev/null; then
-			wg checkout -q -f b4/s61-lockless-shrink
+		if wg rev-parse -q --verify refs/heads/b4/lockless-shrink-6.1 >/dev/null; then
+			wg checkout -q -f b4/lockless-shrink-6.1
 		else
 			wg checkout -q -f --detach
 		fi
@@ -65,8 +72,6 @@ fi
 cleanup
 mkdir -p "$t"
 n=$(kgit rev-list --count "base..$top")
-top_sha=$(kgit rev-parse "$top")
-base_sha=$(kgit rev-parse base)
 
 check "--help" "$tool" --help
 for c in prep send compare roundtrip info get-maintainer; do
@@ -78,7 +83,7 @@ check_fails "unknown command fails" "$tool" frobnicate
 # project with two extra reports; the kernel checkout is only read).
 mkdir -p "$t/proj"
 cp -r "$here/tools" "$here/docs" "$here/branch-stack.txt" "$t/proj/"
-cat >"$t/proj/docs/zz-testing.md" <<'EOF'
+cat >"$t/proj/docs/testing.md" <<'EOF'
 # Testing report
 Text outside the block.
 <!-- cover-letter: begin -->
@@ -88,17 +93,20 @@ Text outside the block.
 <!-- cover-letter: end -->
 EOF
 printf '# Timing\n\n## Summary\n\nmake check: 42 s (selftest figure)\n\n## Details\nnot this\n' >"$t/proj/docs/zz-timing.md"
+printf '# Bench\n\n| workload | verdict | measured |\n| --- | --- | --- |\n| P9 | **faster** | median 1 234 ms vs 5 678 ms; not this |\n\nafter\n' >"$t/proj/docs/benchmarks.md"
 # A copy with no report at all (only the cover letter template).
 mkdir -p "$t/bare/docs"
 cp -r "$here/tools" "$here/branch-stack.txt" "$t/bare/"
 cp "$here/docs/cover-letter.md" "$t/bare/docs/"
 S61_WORK=$S61_WORK check "cover: preview without results says so" "$t/bare/tools/b4-series" cover
 cp "$t/aout" "$t/cover-bare"
-check "  ... 'No results were recorded'" grep -q "^No results were recorded" "$t/cover-bare"
+check "  ... 'No test results were recorded'" grep -q "^No test results were recorded" "$t/cover-bare"
+check "  ... nor benchmark verdicts" grep -q "^No benchmark verdicts were recorded" "$t/cover-bare"
 S61_WORK=$S61_WORK check "cover: preview with two reports" "$t/proj/tools/b4-series" cover
 cp "$t/aout" "$t/cover-figures"
 check "  ... marked block copied" grep -qx "12 of 12 branch tips boot (selftest figure)." "$t/cover-figures"
-check "  ... '## Summary' section copied" grep -qx "make check: 42 s (selftest figure)" "$t/cover-figures"
+check "  ... only docs/testing.md: no other doc's '## Summary'" bash -c "! grep -q 'selftest figure)\$' <(grep -v 'branch tips boot' '$t/cover-figures')"
+check "  ... the benchmark verdict table as one line per workload" grep -Eq "^  P9 +faster +median 1234 ms vs 5678 ms\$" "$t/cover-figures"
 check "  ... nothing outside them" bash -c "! grep -q 'Text outside the block\|not this' '$t/cover-figures'"
 check "  ... no line starts with # (b4 would drop it)" bash -c "! grep -q '^#' '$t/cover-figures'"
 check "  ... headings underlined" grep -qx -- "----------" "$t/cover-figures"
@@ -108,10 +116,15 @@ t0=$SECONDS
 timed "prep enrolls a new series" "$tool" prep
 cp "$t/out" "$t/prep1"
 for want in "branch: $S61_B4_BRANCH" "cover-strategy: branch-description" "prefixes: 6.1" \
-	"revision: 1" "base-branch: base" "end-commit: $top_sha"; do
+	"revision: 1" "base-branch: base"; do
 	if grep -qx -- "$want" "$t/prep1"; then ok "show-info: $want"; else ko "show-info: $want" "$(grep -v ^commit- "$t/prep1" | head -12 | tr '\n' '|')"; fi
 done
-check "branch tip is the top of the stack (history untouched)" test "$(wg rev-parse "$S61_B4_BRANCH")" = "$top_sha"
+series_sha=$(wg rev-parse "$S61_B4_BRANCH")
+check "show-info: end-commit is the signed branch" grep -qx "end-commit: $series_sha" "$t/prep1"
+check "branch tip has the top of the stack's tree" test "$(wg rev-parse "$S61_B4_BRANCH^{tree}")" = "$(kgit rev-parse "$top^{tree}")"
+check "every commit of the branch is authored and last signed off by the sender" bash -c "test -z \"\$(git -C '$WT' log --format='%an <%ae>|%(trailers:key=Signed-off-by,valueonly,separator=;)' base..'$S61_B4_BRANCH' | awk -F'|' '{ n = split(\$2, s, \";\"); if (\$1 != \"$S61_SENDER\" || s[n] != \"$S61_SENDER\") print }')\""
+check "no commit of the branch keeps the storage identity" bash -c "! git -C '$WT' log --format='%an %ae %cn %ce %B' base..'$S61_B4_BRANCH' | grep -qF '$S61_IDENT_EMAIL'"
+check "patches have Cc: trailers of their own (not one list for all)" test "$(wg log --format='%(trailers:key=Cc,valueonly,separator=%x2c)' "base..$S61_B4_BRANCH" | sort -u | wc -l)" -gt 5
 wg config --get "branch.$S61_B4_BRANCH.description" >"$t/cover"
 check "cover letter has no EDITME" bash -c "! grep -q EDITME '$t/cover'"
 check "cover letter has no unfilled placeholder" bash -c "! grep -q '@@[A-Z]*@@' '$t/cover'"
@@ -121,17 +134,24 @@ for b in $(stack_branches); do
 	grep -Eq "^  $b +[0-9-]+ +[0-9]+ commits?$" "$t/cover" || missing="$missing $b"
 done
 check "cover letter lists every topic branch with its count${missing:+ (missing:$missing)}" test -z "$missing"
-check "cover letter has To: from get_maintainer.pl" grep -q '^To: .*@' "$t/cover"
+check "cover letter To: the mm maintainer and linux-mm" bash -c "grep -qx 'To: Andrew Morton <akpm@linux-foundation.org>' '$t/cover' && grep -qx 'To: linux-mm@kvack.org' '$t/cover' && test \$(grep -c '^To: ' '$t/cover') = 2"
+check "cover letter: at most 150 lines of text" test "$(grep -cv '^\(To\|Cc\): ' "$t/cover")" -le 150
+echo "# cover letter: $(grep -cv '^\(To\|Cc\): ' "$t/cover") lines of text"
+sha=$(sha256sum "$S61_SRC_TARBALL" | cut -d' ' -f1)
+check "cover letter names the package, version and the tarball's sha256" bash -c "grep -q 'package: Debian $(stack_base_package) $(stack_base_version)\$' '$t/cover' && grep -qx '    $sha' '$t/cover' && grep -q 'apt-get download $(stack_base_package)=$(stack_base_version)' '$t/cover'"
 check "b4 settings are in the worktree's config" test "$(wg config --worktree --get sendemail.smtpserver)" = /bin/false
 check "the main checkout does not get them" test "$(kgit config --get sendemail.smtpserver)" != /bin/false
+check "the worktree's user is the sender (b4's From:)" test "$(wg config user.name) <$(wg config user.email)>" = "$S61_SENDER"
+check "no b4 auto To/Cc command (it would copy every patch's list to all)" bash -c "! git -C '$WT' config --worktree --get b4.send-auto-to-cmd && ! git -C '$WT' config --worktree --get b4.send-auto-cc-cmd"
+S61_SENDER='' GIT_CONFIG_GLOBAL=/dev/null check_fails "prep without a sender fails" "$tool" prep
+check "  ... saying how to set one" out_has "who sends the series? Set S61_SENDER="
+S61_SENDER="$S61_IDENT_NAME <$S61_IDENT_EMAIL>" check_fails "prep as the storage identity fails" "$tool" prep
+check "  ... naming it" out_has "is the storage identity"
 cid=$(sed -n 's/^change-id: //p' "$t/prep1")
 timed "prep again" "$tool" prep
 check "prep again keeps change-id and revision" bash -c "grep -qx 'change-id: $cid' '$t/out' && grep -qx 'revision: 1' '$t/out'"
 t_prep=$((SECONDS - t0))
 # get_maintainer.pl runs through the tool's cache; its answers are the script's.
-check "b4 runs get_maintainer.pl through 'b4-series get-maintainer'" \
-	bash -c "git -C '$WT' config --worktree --get b4.send-auto-to-cmd | grep -q \"b4-series' get-maintainer .*--nol\$\" &&
-		git -C '$WT' config --worktree --get b4.send-auto-cc-cmd | grep -q \"b4-series' get-maintainer .*--nom\$\""
 wg format-patch -1 --stdout "$top" >"$t/one.patch"
 gmopt="--nogit --nogit-fallback --nogit-chief-penguins --norolestats"
 for o in --nol --nom; do
@@ -163,8 +183,21 @@ check "$((n + 1)) .eml files" test "$(find "$t/mails" -name '*.eml' | wc -l)" = 
 nto=$(grep -l '^To: ' "$t/mails"/*.eml | wc -l)
 check "every mail has a To: header" test "$nto" = $((n + 1))
 check "no mail is signed (no patatt header)" bash -c "! grep -qi '^X-Developer-Signature' '$t/mails'/*.eml"
-check "cover letter mail names the real base commit" grep -qx "base-commit: $base_sha" "$t/mails"/0000-*.eml
-check "revision v1 recorded as tag $S61_B4_TAGS/v1 at the top" test "$(wg rev-parse -q --verify "$S61_B4_TAGS/v1^{commit}")" = "$top_sha"
+check "no base-commit: line nobody could resolve" bash -c "! grep -q '^base-commit:' '$t/mails'/0000-*.eml"
+# Headers and trailers of every mail: From, Message-Id, change-id, the
+# signature, Signed-off-by: the sender's, no storage identity or codename.
+for f in "$t/mails"/*.eml; do
+	sed -n '1,/^$/p' "$f"
+	grep -E '^(change-id|base-commit|Signed-off-by|Cc|To): ' "$f"
+	sed -n '/^-- $/,$p' "$f"
+done >"$t/heads"
+check "no mail header or trailer carries the codename s61 or the storage identity" bash -c "! grep -i -e s61 -e '$S61_IDENT_EMAIL' -e 'example.org' '$t/heads'"
+check "every mail is From: the sender" test "$(grep -c "^From: $S61_SENDER\$" "$t/heads")" = $((n + 1))
+check "Message-Ids in the sender's domain" test "$(grep -c '^Message-Id: <.*@example.com>$' "$t/heads")" = $((n + 1))
+check "send prints the recipients per patch mail" out_has "^send: recipients per patch mail: median .*, max .* (cap 25), $n mails; cover letter: "
+echo "# $(grep '^send: recipients' "$t/out")"
+check "no patch mail over 25 recipients" bash -c "[ \$(sed -n 's/.*max \([0-9]*\) (cap.*/\1/p' '$t/out') -le 25 ]"
+check "revision v1 recorded as tag $S61_B4_TAGS/v1 at the series branch" test "$(wg rev-parse -q --verify "$S61_B4_TAGS/v1^{commit}")" = "$series_sha"
 
 s=$SECONDS
 timed "roundtrip: the mails give the top's tree" "$tool" roundtrip "$t/mails"
@@ -203,10 +236,10 @@ check "send v2" "$tool" send -o "$t/mails2"
 check "v2 subjects are [PATCH 6.1 v2 NN/N]" grep -q "^Subject: \[PATCH 6.1 v2 00/$n\]" "$t/mails2"/0000-*.eml
 check "roundtrip of v2" "$tool" roundtrip "$t/mails2"
 check "compare v1 from v2" "$tool" compare v1
-wg tag -f "$S61_B4_TAGS/v2" "$top_sha~1" >/dev/null 2>&1
+wg tag -f "$S61_B4_TAGS/v2" "$series_sha~1" >/dev/null 2>&1
 check_fails "send refuses to record v2 again at another commit" "$tool" send -o "$t/mails2"
 check "send --force records it again" "$tool" send --force -o "$t/mails2"
-check "  ... tag v2 back at the top" test "$(wg rev-parse -q --verify "$S61_B4_TAGS/v2^{commit}")" = "$top_sha"
+check "  ... tag v2 back at the series branch" test "$(wg rev-parse -q --verify "$S61_B4_TAGS/v2^{commit}")" = "$series_sha"
 
 echo "# timing: prep ${t_prep}s (twice), send ${t_send}s, roundtrip ${t_rt}s"
 finish

@@ -188,14 +188,22 @@ chmod +x "$t/bin/b4"
 export S61_STUB_CALLS=$calls
 mkdir -p "$S61_WORK/b4"
 g worktree add -q --detach "$WT" two
-git -C "$WT" checkout -q -b b4/s61-lockless-shrink
-g config branch.b4/s61-lockless-shrink.b4-tracking '{"series": {"revision": 1, "change-id": "20260101-s61-test"}}'
-g config branch.b4/s61-lockless-shrink.description "$(printf 'mm: the selftest series\n\nBody.')"
+git -C "$WT" checkout -q -b b4/lockless-shrink-6.1
+# The series branch as prep leaves it: the stack's commits authored and
+# signed off by the sender, who is also the worktree's user.
+export S61_SENDER="Tool Args Sender <tool.args@example.com>"
+git -C "$WT" -c user.name="Tool Args Sender" -c user.email=tool.args@example.com \
+	rebase -q --exec 'git commit -q --amend --no-edit --reset-author -s' base
+g config user.name "Tool Args Sender"
+g config user.email tool.args@example.com
+g config branch.b4/lockless-shrink-6.1.b4-tracking '{"series": {"revision": 1, "change-id": "20260101-tool-args"}}'
+g config branch.b4/lockless-shrink-6.1.description "$(printf 'mm: the selftest series\n\nBody.')"
 check_fails "b4-series roundtrip without DIR before any send fails" "$b4t" roundtrip
 expect "... saying that no 'send -o DIR' was recorded, and what to run" \
 	out_has "no DIR given and no earlier 'send -o DIR' recorded; run: tools/b4-series roundtrip DIR"
 check "b4-series send -o DIR (stub b4)" "$b4t" send -o "$t/mails"
 expect "... 4 mails" out_has "^send: 4 mails"
+expect "... and the recipients per patch mail" out_has "^send: recipients per patch mail: median .*, max .* (cap 25), 3 mails; cover letter: "
 check "b4-series roundtrip without DIR" "$b4t" roundtrip
 expect "... takes the mails of the last send -o" out_has "the mails of the last 'send', in $t/mails"
 expect "... and checks them" out_has "^roundtrip: 4 mails, tree .* == top tree"
