@@ -31,7 +31,7 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants \
 	check-top-branch ci-run-tests check-commits-tests \
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
-	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests
+	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -65,7 +65,7 @@ lint: deps-lint
 	tools/lint-awk
 	@echo "lint: shellcheck clean, awk runs under Debian 12's mawk"
 
-tools-tests: portable-tests stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
+tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
 	tool-args-tests
 
@@ -139,6 +139,11 @@ bisect-tests:
 
 stack-tests:
 	tests/test-stack.sh
+
+# tools/stack move / check-upstream between two synthetic uploads: clean
+# move, conflict + abort/continue/skip, interrupt, round trip (issue #26).
+stack-move-tests:
+	tests/test-stack-move.sh
 
 checkpatch: stack
 	tools/checkpatch

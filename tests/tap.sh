@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2154  # $t is set by the sourcing test
+# shellcheck shell=bash disable=SC2154  # $t (and g, for snapshot) come from the sourcing test
 # TAP-style helpers shared by the tools' tests. The sourcing script sets $t
 # (a temporary directory); each check's output goes to $t/out.
 pass=0 fail=0
@@ -51,4 +51,28 @@ d = yaml.safe_load(open(src)) if fmt == "yaml" else json.load(open(src))
 exec(code)
 with open(dst, "w") as f:
     yaml.safe_dump(d, f) if fmt == "yaml" else json.dump(d, f)' "$@"
+}
+# says NAME TEXT...: one check that the last output ($t/out) has every TEXT.
+says() {
+	local name=$1 p
+	shift
+	for p in "$@"; do
+		out_has "$p" || { ko "$name" "no '$p' in: $(tr '\n' ' ' <"$t/out")"; return; }
+	done
+	ok "$name"
+}
+# snapshot: what a refusal of tools/stack must leave as it was, in the
+# checkout of g() and the project $t/proj: the stack's refs (not the tags
+# init fetches from the shared import), HEAD, any am/rebase/cherry-pick/
+# merge/apply/move state, the working tree, patches/ and branch-stack.txt.
+snapshot() {
+	local gd f
+	gd=$(g rev-parse --absolute-git-dir)
+	g for-each-ref --format='%(refname) %(objectname)' | grep -v '^refs/tags/'
+	echo "HEAD $(g symbolic-ref -q HEAD || g rev-parse HEAD)"
+	for f in rebase-apply rebase-merge MERGE_HEAD CHERRY_PICK_HEAD REVERT_HEAD s61-stack-apply s61-stack-move; do
+		[ ! -e "$gd/$f" ] || echo "state $f"
+	done
+	g status --porcelain --untracked-files=all
+	(cd "$t/proj" && find patches branch-stack.txt -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
 }

@@ -83,32 +83,12 @@ check "(the stack exported)" "$st" export
 cp -r "$t/proj/patches" "$t/patches-1.0-1"
 
 # Everything a refused or aborted command must leave as it was.
-snapshot() {
-	local gd f
-	gd=$(g rev-parse --absolute-git-dir)
-	# (init fetches the tags of the shared import: not the stack's)
-	g for-each-ref --format='%(refname) %(objectname)' | grep -v '^refs/tags/'
-	echo "HEAD $(g symbolic-ref -q HEAD || g rev-parse HEAD)"
-	for f in rebase-apply rebase-merge MERGE_HEAD CHERRY_PICK_HEAD s61-stack-apply s61-stack-move; do
-		[ ! -e "$gd/$f" ] || echo "state $f"
-	done
-	g status --porcelain --untracked-files=all
-	(cd "$t/proj" && find patches branch-stack.txt -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
-}
 unchanged() {
 	if [ "$(snapshot 2>&1)" = "$1" ]; then
 		ok "$2"
 	else
 		ko "$2" "$(diff <(echo "$1") <(snapshot 2>&1) | tr '\n' ' ')"
 	fi
-}
-says() {
-	local name=$1 p
-	shift
-	for p in "$@"; do
-		out_has "$p" || { ko "$name" "no '$p' in: $(tr '\n' ' ' <"$t/out")"; return; }
-	done
-	ok "$name"
 }
 no_move_left() {
 	expect "$1: no move state, no temporary refs, no cherry-pick" \

@@ -38,17 +38,6 @@ K=$t/proj/.work/linux
 g() { git -C "$K" "$@"; }
 
 # Everything a refused command must leave as it was.
-snapshot() {
-	local gd f
-	gd=$(g rev-parse --absolute-git-dir)
-	g for-each-ref --format='%(refname) %(objectname)'
-	echo "HEAD $(g symbolic-ref -q HEAD || g rev-parse HEAD)"
-	for f in rebase-apply rebase-merge MERGE_HEAD CHERRY_PICK_HEAD REVERT_HEAD s61-stack-apply; do
-		[ ! -e "$gd/$f" ] || echo "state $f"
-	done
-	g status --porcelain --untracked-files=all
-	(cd "$t/proj" && find patches branch-stack.txt -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
-}
 # refuses NAME CMD...: CMD fails, and nothing changed.
 refuses() {
 	local name=$1 before
@@ -62,14 +51,6 @@ refuses() {
 	fi
 }
 # says NAME PATTERN...: the last command's output has every PATTERN.
-says() {
-	local name=$1 p
-	shift
-	for p in "$@"; do
-		out_has "$p" || { ko "$name" "no '$p' in: $(tr '\n' ' ' <"$t/out")"; return; }
-	done
-	ok "$name"
-}
 no_leftovers() {
 	expect "$1: no temporary refs, no apply or am state" \
 		bash -c "test -z \"\$(git -C '$K' for-each-ref refs/stack/new/)\" && ! test -e '$K/.git/rebase-apply' && ! test -e '$K/.git/s61-stack-apply'"
@@ -126,6 +107,9 @@ check "repository clean after re-export" test -z "$(git -C "$t/proj" status --po
 check "apply recreates the stack" "$st" apply
 check "export after apply leaves the repository clean" bash -c "'$st' export && test -z \"\$(git -C '$t/proj' status --porcelain)\""
 check "patches carry no commit hash" bash -c "! grep -h '^From [0-9a-f]' '$t/proj/patches/one/'* | grep -v '^From 0000000000000000000000000000000000000000 '"
+# (--force: recreated by git am, the commits carry the checkout's storage
+# identity as committer from here on, not the developer's "dev")
+check "apply --force recreates the stack from patches/" "$st" apply --force
 applied=$(snapshot)
 
 # branch-stack.txt that disagrees with patches/: refused before anything.
@@ -299,6 +283,15 @@ check "apply updates a branch that is behind" "$st" apply
 check "  ... to the new commit" bash -c "git -C '$K' log -1 --format=%s two | grep -qx 'lib: b: spell seven, as a word'"
 rm -rf "$t/proj/patches"; cp -r "$t/patches.good" "$t/proj/patches"
 check "apply goes back to the good patches" "$st" apply
+
+# The checkout commits as the series' storage identity, also one made
+# before that identity changed (a checkout whose config still names the
+# old placeholder gets the new one on the next apply).
+ident=$(bash -c ". '$t/proj/tools/lib.sh'; echo \"\$S61_IDENT_NAME <\$S61_IDENT_EMAIL>\"")
+g config user.name "s61 backport team"; g config user.email s61-backport@example.org
+check "apply with an old identity in the checkout's config" "$st" apply --force
+check "  ... the checkout commits as the storage identity again (broken variant: identity set only at init)" \
+	test "$(g config user.name) <$(g config user.email)>" = "$ident"
 
 # Rebase after a lower branch changed.
 g checkout -q one
