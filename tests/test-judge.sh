@@ -292,6 +292,13 @@ check_fails "run: the top's PASS on base fails" \
 check "run: the lockless suite on the top passes (a SKIP still reports its test)" \
 	run console-clean.log result-top-lockless.ktap --config boot --expect-target tests --suites lockless
 check "run: the boot test's smoke run passes" run console-clean.log result-boot-smoke.ktap --config boot --expect-target tests --suites smoke
+# A real debug run (smoke,lockless) whose results came over the ISA UART
+# while two stress-ng --cpu 2 loaded the host: every result arrived; the
+# many-memcg test ran past the default 300 s test limit (check-top gives
+# 900), which fails the run as a test failure (1), not as "no result" (2).
+run console-clean.log result-debug-uart-loaded.ktap --config debug --expect-target tests --suites smoke,lockless >"$t/out" 2>&1
+expect "run: the loaded debug run, every result received, fails for its timed-out test (exit 1)" rc_is $? 1
+expect "... naming the timeout" out_has "| timed out after 300s"
 # seen failing on: qemu/run that did not pass the command line (--cmdline).
 check "run: nokmem PASS with --append cgroup.memory=nokmem passes (check-top's nokmem run)" \
 	run console-clean.log result-nokmem-pass.ktap --config boot --expect-target tests --append cgroup.memory=nokmem \
