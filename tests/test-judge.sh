@@ -292,6 +292,9 @@ check_fails "run: the top's PASS on base fails" \
 check "run: the lockless suite on the top passes (a SKIP still reports its test)" \
 	run console-clean.log result-top-lockless.ktap --config boot --expect-target tests --suites lockless
 check "run: the boot test's smoke run passes" run console-clean.log result-boot-smoke.ktap --config boot --expect-target tests --suites smoke
+check "run: a real debug run of smoke,lockless over the ISA UART passes (check-top's timeouts)" \
+	run console-clean.log result-debug-smoke-lockless.ktap --config debug --expect-target tests --suites smoke,lockless \
+	--append "s61.race_secs=60 s61.test_timeout=900"
 # A real debug run (smoke,lockless) whose results came over the ISA UART
 # while two stress-ng --cpu 2 loaded the host: every result arrived; the
 # many-memcg test ran past the default 300 s test limit (check-top gives
