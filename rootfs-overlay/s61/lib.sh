@@ -23,6 +23,25 @@ pass() {
 	exit 0
 }
 
+# The test module (testmod/: tools/testmod builds it, tools/guest-test puts
+# it into the initramfs) and why a test that needs it SKIPs on a kernel
+# without module support, the one kernel that has none: tools/guest-test
+# allows that SKIP (its --expect-rule, "^no test module in the initramfs")
+# only when tools/testmod said so.
+S61_KO=/s61/modules/s61_shrinker_test.ko
+# shellcheck disable=SC2034  # for the tests
+S61_NOMOD="no test module in the initramfs: the kernel has no module support (no /proc/modules)"
+
+# For a test that needs the test module: 0 when $S61_KO is there and not
+# loaded; 1 on a kernel without module support (the test then does what it
+# can without the module and SKIPs with $S61_NOMOD). The .ko missing from
+# a kernel with module support, or the module loaded already, fails the test.
+testmod_ready() {
+	[ -e /proc/modules ] || return 1
+	[ -f "$S61_KO" ] || fail "the test module $S61_KO is not in the initramfs, on a kernel with module support (/proc/modules): tools/testmod did not build it or tools/guest-test did not add it"
+	[ ! -d /sys/module/s61_shrinker_test ] || fail "s61_shrinker_test is loaded already"
+}
+
 # Shrinker names in debugfs without their "-<id>" suffix, one per line.
 shrinker_names() {
 	local d
@@ -179,6 +198,24 @@ race_drop_caches() {
 	while running; do echo 2 >/proc/sys/vm/drop_caches; n=$((n + 1)); sleep "$1"; done
 	# shellcheck disable=SC2154  # work: set by the race test
 	echo "$n" >"$work/drops"
+}
+
+# The count race worker NAME ($1) left in $work/NAME; 0 if it left none.
+race_count() {
+	local v
+	v=$(cat "$work/$1" 2>/dev/null)
+	case $v in '' | *[!0-9]*) echo 0 ;; *) echo "$((10#$v))" ;; esac
+}
+
+# Fail unless every race worker named "$@" left a count above zero in
+# $work/NAME (a worker that died or never got its work done leaves none, or
+# 0); names each that did not.
+race_require_counts() {
+	local n bad=()
+	for n in "$@"; do
+		[ "$(race_count "$n")" -gt 0 ] || bad+=("$n=$(cat "$work/$n" 2>/dev/null || echo none)")
+	done
+	[ ${#bad[@]} -eq 0 ] || fail "race workers with nothing done: ${bad[*]}"
 }
 
 # Wait for the worker PIDs "$@" until $1 (seconds since the epoch); a

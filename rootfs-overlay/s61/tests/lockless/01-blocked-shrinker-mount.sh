@@ -17,13 +17,12 @@
 . /s61/lib.sh
 
 N=20000
-ko=/s61/modules/s61_shrinker_test.ko
 dbg=/sys/kernel/debug/s61_shrinker_test
 ext=/mnt/ll-ext4
 tmp=/mnt/ll-tmpfs
 
-[ -f "$ko" ] || skip "no test module in the initramfs (tools/testmod did not build it)"
-[ ! -d /sys/module/s61_shrinker_test ] || fail "s61_shrinker_test is loaded already"
+# Without module support (only there may the .ko be missing): SKIP.
+testmod_ready || skip "$S61_NOMOD"
 
 drop_slab() {
 	echo 2 >/proc/sys/vm/drop_caches
@@ -57,7 +56,7 @@ trap cleanup EXIT
 # to them, and the negative dentries can be made before anything blocks
 # (keeping the stall on base short). block is set only right before the
 # reclaimer starts, so that no other reclaim blocks earlier.
-insmod "$ko" nr_objects=100000 block=0 || fail "insmod $ko failed"
+insmod "$S61_KO" nr_objects=100000 block=0 || fail "insmod $S61_KO failed"
 loaded=1
 api=$(cat "$dbg/api")
 lockless=$(cat "$dbg/lockless")
