@@ -31,7 +31,8 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants \
 	check-top-branch ci-run-tests check-commits-tests \
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
-	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests
+	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
+	debian-matrix debian-matrix-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -67,7 +68,7 @@ lint: deps-lint
 
 tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
-	tool-args-tests
+	tool-args-tests debian-matrix-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -139,6 +140,10 @@ bisect-tests:
 
 stack-tests:
 	tests/test-stack.sh
+
+# tools/debian-matrix with a stub guest test on synthetic uploads.
+debian-matrix-tests:
+	tests/test-debian-matrix.sh
 
 # tools/stack move / check-upstream between two synthetic uploads: clean
 # move, conflict + abort/continue/skip, interrupt, round trip (issue #26).
@@ -240,6 +245,13 @@ bench-page:
 coverage: stack
 	@tools/deps coverage
 	tools/coverage $(BRANCH) base
+
+# The stack on every linux-source-6.1 upload (issue #26), in scratch copies:
+# per-patch dry runs, then the top built and booted (boot config, smoke and
+# lockless) where it applies; docs/debian-versions.md and .tsv. Never part
+# of check. MATRIX_ARGS: --no-boot, --versions V1,V2, --dry-run, --force.
+debian-matrix: stack
+	tools/debian-matrix $(MATRIX_ARGS)
 
 clean-work:
 	rm -rf .work

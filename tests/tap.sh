@@ -76,3 +76,42 @@ snapshot() {
 	g status --porcelain --untracked-files=all
 	(cd "$t/proj" && find patches branch-stack.txt -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
 }
+# Synthetic Debian uploads for the tests of tools/stack move and
+# tools/debian-matrix. make_source VERSION SCRIPT: a linux-source tree of
+# that version (Debian's top-level "/*" ignore rule included), changed by
+# SCRIPT run in the tree, as the tarball $t/src-VERSION.tar.xz.
+make_source() {
+	local d=$t/src-$1/linux-source-6.1
+	mkdir -p "$d/lib"
+	printf 'all:\n' >"$d/Makefile"
+	seq 1 20 >"$d/lib/a.c"
+	seq 1 20 >"$d/lib/b.c"
+	printf '*.o\n/*\n!/debian/\n' >"$d/.gitignore"
+	(cd "$d" && eval "$2")
+	tar -C "$t/src-$1" -cJf "$t/src-$1.tar.xz" linux-source-6.1
+}
+# make_deb VERSION: the .deb of linux-source-6.1 VERSION in the fake
+# archive $t/archive, its tarball where Debian's has it.
+make_deb() {
+	local d=$t/deb-$1
+	mkdir -p "$d/DEBIAN" "$d/usr/src" "$t/archive"
+	cp "$t/src-$1.tar.xz" "$d/usr/src/linux-source-6.1.tar.xz"
+	printf 'Package: linux-source-6.1\nVersion: %s\nArchitecture: all\nMaintainer: t <t@t>\nDescription: fake\n' "$1" >"$d/DEBIAN/control"
+	dpkg-deb -Znone --build "$d" "$t/archive/linux-source-6.1_$1_all.deb" >/dev/null
+}
+# fake_apt_get: $t/bin/apt-get (put $t/bin first on PATH) answers
+# 'apt-get download linux-source-6.1=VERSION' from $t/archive, every call
+# logged in $t/apt.log; anything else fails.
+fake_apt_get() {
+	mkdir -p "$t/bin"
+	cat >"$t/bin/apt-get" <<EOF
+#!/bin/sh
+echo "\$*" >>"$t/apt.log"
+[ "\$1" = download ] || exit 100
+for a; do case \$a in *=*) v=\${a#*=} ;; esac; done
+f=$t/archive/linux-source-6.1_\${v}_all.deb
+[ -f "\$f" ] || { echo "E: Version '\$v' for 'linux-source-6.1' was not found" >&2; exit 100; }
+cp "\$f" .
+EOF
+	chmod +x "$t/bin/apt-get"
+}

@@ -18,44 +18,13 @@ trap 'rm -rf "$t"' EXIT
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 
-# make_source VERSION SCRIPT: a linux-source tree of that version, changed
-# by SCRIPT (run in the tree), as the tarball $t/src-VERSION.tar.xz.
-make_source() {
-	local d=$t/src-$1/linux-source-6.1
-	mkdir -p "$d/lib"
-	printf 'all:\n' >"$d/Makefile"
-	seq 1 20 >"$d/lib/a.c"
-	seq 1 20 >"$d/lib/b.c"
-	printf '*.o\n/*\n!/debian/\n' >"$d/.gitignore"
-	(cd "$d" && eval "$2")
-	tar -C "$t/src-$1" -cJf "$t/src-$1.tar.xz" linux-source-6.1
-}
-# make_deb VERSION: the .deb of linux-source-6.1 VERSION in the fake
-# archive, its tarball where Debian's has it.
-make_deb() {
-	local d=$t/deb-$1
-	mkdir -p "$d/DEBIAN" "$d/usr/src"
-	cp "$t/src-$1.tar.xz" "$d/usr/src/linux-source-6.1.tar.xz"
-	printf 'Package: linux-source-6.1\nVersion: %s\nArchitecture: all\nMaintainer: t <t@t>\nDescription: fake\n' "$1" >"$d/DEBIAN/control"
-	dpkg-deb -Znone --build "$d" "$t/archive/linux-source-6.1_$1_all.deb" >/dev/null
-}
 mkdir -p "$t/archive" "$t/bin"
 make_source 1.0-1 :
 make_source 2.0-1 "sed -i '1i /* 2.0 */' lib/a.c && sed -i 's/^10\$/10 (2.0)/' lib/b.c && echo new >lib/c.c"
 make_source 3.0-1 "sed -i 's/^7\$/7 (3.0)/' lib/b.c"
 make_deb 2.0-1
 make_deb 3.0-1
-# apt-get download PKG=VERSION from the fake archive (each call logged).
-cat >"$t/bin/apt-get" <<EOF
-#!/bin/sh
-echo "\$*" >>"$t/apt.log"
-[ "\$1" = download ] || exit 100
-for a; do case \$a in *=*) v=\${a#*=} ;; esac; done
-f=$t/archive/linux-source-6.1_\${v}_all.deb
-[ -f "\$f" ] || { echo "E: Version '\$v' for 'linux-source-6.1' was not found" >&2; exit 100; }
-cp "\$f" .
-EOF
-chmod +x "$t/bin/apt-get"
+fake_apt_get
 export PATH=$t/bin:$PATH
 
 # A project with the tools and a two-branch stack on 1.0-1.
