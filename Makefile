@@ -64,7 +64,11 @@ lint: deps-lint
 	shellcheck -x -e SC1091 -s bash rootfs-overlay/s61/init rootfs-overlay/s61/lib.sh rootfs-overlay/s61/ktap.sh \
 		rootfs-overlay/s61/tests/*/*.sh
 	tools/lint-awk
-	@echo "lint: shellcheck clean, awk runs under Debian 12's mawk"
+	@# tools/lib.sh sets pipefail: 'cmd | grep -q' fails by SIGPIPE, at random,
+	@# when grep exits at its first match; grep a file or a here-string.
+	@! grep -d skip -nE '^[^#]*\| *grep -[a-zA-Z]*q' tools/* qemu/* .ci/run || \
+		{ echo "lint: '| grep -q' under pipefail (above): grep a file or <<<\"\$$(cmd)\" instead"; exit 1; }
+	@echo "lint: shellcheck clean, awk runs under Debian 12's mawk, no '| grep -q' under pipefail"
 
 tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
