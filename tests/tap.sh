@@ -115,3 +115,32 @@ cp "\$f" .
 EOF
 	chmod +x "$t/bin/apt-get"
 }
+# git_signaller WORDS WHO: $t/bin/git runs the real git, and right after
+# the Nth call whose arguments hold WORDS (e.g. " am -q ") it sends a
+# signal: S61_TEST_SIGNAL_AT="N SIGNAL" in its environment; WHO "parent"
+# signals the calling tool and this git (a kill of the tool), "group" the
+# whole process group (Ctrl-C). Its count is in $t/git-count.
+git_signaller() {
+	local target
+	# (target is code for the generated script: expanded there, not here)
+	# shellcheck disable=SC2016
+	case $2 in
+	parent) target='$PPID $$' ;;
+	group) target='-- -$(ps -o pgid= -p $$ | tr -d " ")' ;;
+	*) echo "git_signaller: WHO is parent or group, not $2" >&2; return 2 ;;
+	esac
+	mkdir -p "$t/bin"
+	cat >"$t/bin/git" <<EOF
+#!/bin/bash
+$(command -v git) "\$@"
+rc=\$?
+case " \$* " in
+*"$1"*)
+	n=\$((\$(cat "$t/git-count" 2>/dev/null || echo 0) + 1))
+	echo \$n >"$t/git-count"
+	[ "\$n" != "\${S61_TEST_SIGNAL_AT% *}" ] || kill -s "\${S61_TEST_SIGNAL_AT#* }" $target ;;
+esac
+exit \$rc
+EOF
+	chmod +x "$t/bin/git"
+}

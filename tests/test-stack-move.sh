@@ -184,21 +184,9 @@ g reset -q --hard HEAD~1
 
 # Interrupted: a git in front of the real one signals the whole move
 # (its process group, as Ctrl-C does) right after its Nth commit-tree.
-cat >"$t/bin/git" <<EOF
-#!/bin/bash
-$(command -v git) "\$@"
-rc=\$?
-case " \$* " in
-*" commit-tree "*)
-	n=\$((\$(cat "$t/ct-count" 2>/dev/null || echo 0) + 1))
-	echo \$n >"$t/ct-count"
-	[ "\$n" != "\${S61_TEST_SIGNAL_AT% *}" ] || kill -s "\${S61_TEST_SIGNAL_AT#* }" -- -\$(ps -o pgid= -p \$\$ | tr -d ' ') ;;
-esac
-exit \$rc
-EOF
-chmod +x "$t/bin/git"
+git_signaller " commit-tree " group
 signal_at() {
-	rm -f "$t/ct-count"
+	rm -f "$t/git-count"
 	S61_TEST_SIGNAL_AT="$1 $2" setsid -w bash -c '"$@"' signal_at "${@:3}"
 }
 check_fails "move interrupted by SIGINT in the middle" signal_at 2 INT "$st" move 2.0-1

@@ -189,25 +189,12 @@ check "back to the applied stack" test "$(snapshot)" = "$applied"
 # after the tool's Nth 'git am -q', the signal goes to the tool and to that
 # git. patches/ holds a newer series of both branches, so that a half-made
 # stack would show.
-mkdir "$t/bin"
-cat >"$t/bin/git" <<EOF
-#!/bin/bash
-$(command -v git) "\$@"
-rc=\$?
-case " \$* " in
-*" am -q "*)
-	n=\$((\$(cat "$t/am-count" 2>/dev/null || echo 0) + 1))
-	echo \$n >"$t/am-count"
-	[ "\$n" != "\${S61_TEST_SIGNAL_AT_AM% *}" ] || kill -s "\${S61_TEST_SIGNAL_AT_AM#* }" \$PPID \$\$ ;;
-esac
-exit \$rc
-EOF
-chmod +x "$t/bin/git"
+git_signaller " am -q " parent
 # signal_at_am N SIGNAL CMD...: CMD with that git (and bash's "Killed"
 # report in $t/out, not on the terminal).
 signal_at_am() {
-	rm -f "$t/am-count"
-	S61_TEST_SIGNAL_AT_AM="$1 $2" PATH=$t/bin:$PATH bash -c '"$@"; exit $?' signal_at_am "${@:3}"
+	rm -f "$t/git-count"
+	S61_TEST_SIGNAL_AT="$1 $2" PATH=$t/bin:$PATH bash -c '"$@"; exit $?' signal_at_am "${@:3}"
 }
 newer_series() {
 	sed -i 's/^\(Subject: \[PATCH\] .*\)$/\1, as a word/' "$t/proj/patches/one/0002-"*.patch "$t/proj/patches/two/0001-"*.patch
