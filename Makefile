@@ -11,7 +11,7 @@
 #   make bench     benchmarks of the series vs base (docs/benchmarks.md, docs/bench/);
 #                  QUICK=1 for a reduced run (<= 20 min); never part of check
 #   make bench-sweep / bench-0004  the memcg sweep (P4 at scale, P6) vs base /
-#                  the top without lockless/0004 against the top
+#                  the stack without memcg-empty-units against it
 #   make bench-page  docs/benchmarks.md anew from docs/bench/*.json (no runs)
 # Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack;
 # check and check-top refuse any other), RACE_SECS (60; .ci/run pins it),
@@ -226,16 +226,17 @@ bench: stack
 
 # P4 at scale and P6 (issue #16): the memcg sweep (N = 250 .. 4000) in boots
 # of its own, base vs the top; docs/bench/<date>-full-only-70-p4-sweep.*.
-# bench-0004: the same sweep, the top without lockless/0004 (A) against the
-# top (B). Durations in docs/timings.md. BENCH_ARGS: e.g. --rounds 3.
+# bench-0004: the same sweep, the branch below memcg-empty-units (A: the
+# stack without the unit map) against memcg-empty-units (B). Durations in
+# docs/timings.md. BENCH_ARGS: e.g. --rounds 3.
 SWEEP_ARGS = --only 70-p4-sweep --p2-pairs 0 --timeout 2400 \
 	--append "s61.bench_p4s=1 s61.test_timeout=2100"
 bench-sweep: stack
 	tools/bench $(SWEEP_ARGS) $(BENCH_ARGS)
 
 bench-0004: stack
-	tools/bench-without top-no0004 lockless
-	tools/bench -a top-no0004 $(SWEEP_ARGS) $(BENCH_ARGS)
+	a=$$(tools/lib-query parent memcg-empty-units) && \
+	tools/bench -a "$$a" -b memcg-empty-units $(SWEEP_ARGS) $(BENCH_ARGS)
 
 # docs/benchmarks.md anew from the recorded runs in docs/bench/ (tools/bench
 # does this after every run): the newest full whole run, memcg sweep and

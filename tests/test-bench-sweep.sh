@@ -262,7 +262,7 @@ check "writes docs/bench/20261205-102030-full-top-no0004-vs-tests.{md,json}" \
 	test -s "$P/docs/bench/20261205-102030-full-top-no0004-vs-tests.md" -a -s "$P/docs/bench/20261205-102030-full-top-no0004-vs-tests.json"
 check "and the page docs/benchmarks.md with it as the 0004 section, no whole run yet" \
 	bash -c "grep -qx '# Benchmarks: lockless slab shrink on 6.1' '$P/docs/benchmarks.md' &&
-		awk '/^## lockless\/0004 on and off/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/benchmarks.md' | grep -q 'top-no0004' &&
+		awk '/^## The unit map on and off/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/benchmarks.md' | grep -q 'top-no0004' &&
 		awk '/^## The latest whole run/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/benchmarks.md' | grep -q '^No full run of this kind'"
 if command -v gnuplot >/dev/null; then
 	check "with its plots under the same name" \

@@ -6,8 +6,8 @@ Usage: tools/bench-report.py --runs DIR --md FILE --json FILE --png FILE
 
 --page writes docs/benchmarks.md (FILE) from the report JSONs in DIR
 (default: docs/bench next to FILE): the newest full run of each kind (the
-whole run against base, the memcg sweep against base, the top without
-lockless/0004 against the top), each judged anew from its raw samples,
+whole run against base, the memcg sweep against base, the stack without
+the unit map against memcg-empty-units), each judged anew from its raw samples,
 then the table of every recorded run. It writes no JSON or plot.
 
 DIR is a tools/bench run directory (meta.env, runs.env, runs/r<N>-<kernel>/

@@ -768,8 +768,9 @@ PAGE_ROLES = [
      "`make bench`: base against the top, every bench test in each boot."),
     ("sweep", "The memcg sweep against base: P4 at scale and P6",
      "`make bench-sweep`: base against the top, the 70-p4-sweep test alone, N memcgs per step."),
-    ("0004", "lockless/0004 on and off: the memcg sweep without that commit against the top",
-     "`make bench-0004`: kernel A is the top without lockless/0004 (top-no0004), kernel B the top."),
+    ("0004", "The unit map on and off: the memcg sweep without memcg-empty-units against it",
+     "`make bench-0004`: kernel A is the stack without the memcg-empty-units branch (before "
+     "2026-12-06: the top without lockless/0004, top-no0004), kernel B memcg-empty-units."),
 ]
 
 
@@ -777,8 +778,9 @@ def page_runs(bench_dir):
     """For each role of PAGE_ROLES the newest full (not QUICK) report JSON
     in bench_dir that fills it, or None: "whole" a run against base of every
     test (no --only) with a kernel B other than A (not an A/A run); "sweep"
-    a run against base with samples of the sweep; "0004" one whose kernel A
-    is top-no0004."""
+    a run against base with samples of the sweep; "0004" one of the sweep
+    whose kernel B is memcg-empty-units (A the branch below it), or, from
+    before that branch existed, whose kernel A is top-no0004."""
     best = {}
     for name in sorted(os.listdir(bench_dir)):
         path = os.path.join(bench_dir, name)
@@ -796,7 +798,8 @@ def page_runs(bench_dir):
             role = "whole"
         elif a == "base" and "70-p4-sweep" in only.split(","):
             role = "sweep"
-        elif a == "top-no0004" and b != a:
+        elif b != a and (a == "top-no0004" or
+                         (b == "memcg-empty-units" and "70-p4-sweep" in only.split(","))):
             role = "0004"
         if role and (role not in best or m.get("date", "") >= best[role][0]):
             best[role] = (m.get("date", ""), path)
