@@ -13,6 +13,9 @@
 #   make bench-sweep / bench-0004  the memcg sweep (P4 at scale, P6) vs base /
 #                  the stack without memcg-empty-units against it
 #   make bench-page  docs/benchmarks.md anew from docs/bench/*.json (no runs)
+#   make deb       the top and base as Debian packages with Debian's own
+#                  config, reduced (tools/debian-deb; .work/debs/); DEB_ARGS
+#                  e.g. --flavour debug; never part of check
 # Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack;
 # check and check-top refuse any other), RACE_SECS (60; .ci/run pins it),
 # SOAK_SECS (600), SOAK_ONLY (soak only these race tests, e.g. memcg-races;
@@ -26,13 +29,13 @@ RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SOAK_ONLY ?=
 SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/bins tools/benchlib tools/kcidb tools/lint-awk,$(SCRIPTS))
+SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants \
 	check-top-branch ci-run-tests check-commits-tests \
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
-	debian-matrix debian-matrix-tests
+	debian-matrix debian-matrix-tests deb
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -257,6 +260,13 @@ coverage: stack
 # of check. MATRIX_ARGS: --no-boot, --versions V1,V2, --dry-run, --force.
 debian-matrix: stack
 	tools/debian-matrix $(MATRIX_ARGS)
+
+# The top (BRANCH) and base as Debian packages: Debian's amd64 config of the
+# stack's upload reduced to qemu/debian/modules.list (tools/debian-deb).
+# Times in docs/timings.md; docs/debian-system.md for what runs them.
+deb: stack
+	tools/debian-deb $(DEB_ARGS) $(BRANCH)
+	tools/debian-deb $(DEB_ARGS) base
 
 clean-work:
 	rm -rf .work

@@ -9,13 +9,13 @@ check_fails() { local name=$1; shift; if "$@" >"$t/out" 2>&1; then ko "$name" "s
 out_has() { grep -q -- "$1" "$t/out"; }
 out_lacks() { ! grep -q -- "$1" "$t/out"; }
 expect() { if "${@:2}"; then ok "$1"; else ko "$1" "$(tail -5 "$t/out" | tr '\n' ' ')"; fi; }
-# project_copy DIR: the tools, testmod/ and qemu/configs/ of this repository
+# project_copy DIR: the tools, testmod/, qemu/configs/ and qemu/debian/ of this repository
 # in DIR, for a test that replaces some of them by stubs ($here is the
 # repository, set by the sourcing test).
 project_copy() {
 	mkdir -p "$1/qemu"
 	cp -r "$here/tools" "$here/testmod" "$1/"
-	cp -r "$here/qemu/configs" "$1/qemu/"
+	cp -r "$here/qemu/configs" "$here/qemu/debian" "$1/qemu/"
 }
 # new_project: a temporary directory $t (removed at exit unless KEEP is set)
 # holding a copy of the project's tools in $P (project_copy), for the tests

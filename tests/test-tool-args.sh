@@ -213,6 +213,34 @@ mv "$t/mails" "$t/moved"
 check_fails "b4-series roundtrip without DIR after the mails were removed fails" "$b4t" roundtrip
 expect "... saying where the last send wrote" out_has "the last 'send' wrote to $t/mails, which is gone"
 
+# ---- tools/debian-deb: names and values before the config and the lock ----
+# Seen failing on: the branch check removed ("naming it and the branches"
+# and "no apt-get was run" fail: git refuses later, after apt-get); the
+# flavour check removed ("naming the two flavours"); the fetch error
+# without the madison hint ("naming the package version").
+dd=$P/tools/debian-deb
+mark
+check_fails "debian-deb: an unknown branch fails" "$dd" nosuch
+expect "... naming it and the branches, base included" out_has "'nosuch' is not a branch of branch-stack.txt (branches: one two base)"
+expect "... before the build lock and without apt-get" bash -c "! grep -q apt-get '$calls'"
+check_fails "debian-deb: an unknown flavour fails" "$dd" --flavour dbg one
+expect "... naming the two flavours" out_has "--flavour is plain or debug, not 'dbg'"
+check_fails "debian-deb: a bad -j fails" "$dd" -j 0 one
+expect "... naming it" out_has "-j needs a positive number, not '0'"
+check_fails "debian-deb: two branches fail" "$dd" one two
+expect "... saying one at a time" out_has "one branch at a time ('one' and 'two')"
+check_fails "debian-deb: an unknown option fails" "$dd" --falvour debug
+expect "... pointing to --help" out_has "unknown option '--falvour' (tools/debian-deb --help)"
+printf 'three\n' >>"$P/branch-stack.txt"
+check_fails "debian-deb: a branch missing in the checkout fails" "$dd" three
+expect "... saying to run tools/stack apply" out_has "no branch 'three': run 'tools/stack apply'"
+printf 'base linux-source-6.1 1.0-1\none\ntwo\n' >"$P/branch-stack.txt"
+expect "... and no apt-get was run for any of these" bash -c "! grep -q apt-get '$calls'"
+check_fails "debian-deb: Debian's config not fetchable fails" "$dd" one
+expect "... naming the package version and the way to look" out_has "apt-get download linux-config-6.1=1.0-1 failed: .*apt-cache madison linux-config-6.1"
+expect "... before taking the build lock" bash -c "! grep -q 'debian-' '$lock.owner' 2>/dev/null"
+expect "... and without a config in the cache" test ! -e "$S61_CACHE/debian-config/1.0-1/config.amd64_none_amd64"
+
 echo "1..$((pass + fail))"
 echo "tool-args-tests: $pass passed, $fail failed"
 [ "$fail" = 0 ]
