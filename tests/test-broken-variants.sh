@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Tests of tools/broken-variants (the deliberately broken kernels of
 # tests/broken/): which variants run, the verdict from the run's exit and
-# the failed KUnit cases, the record and the table, the checkout left
-# clean and where it was, and bad input. tools/guest-test is a stub that
+# the failed KUnit cases or guest tests ("fails: test", "passes:"), the
+# run: line (--append; no quoting), the record and the table, the checkout
+# left clean and where it was, and bad input. tools/guest-test is a stub that
 # checks the diff is applied and answers by the env (nothing is built or
 # booted); the kernel checkout is a synthetic one.
 #
@@ -20,7 +21,8 @@ K=$S61_WORK/linux
 calls=$t/calls
 # The stub: logs its arguments and whether a.c carries the planted line;
 # STUB_RC is its exit status; STUB_FAILED the KUnit cases it reports "not
-# ok" on the console.
+# ok" on the console; STUB_KTAP the run's result.ktap (printf %b: \n between
+# lines), none without it; STUB_SPLAT a kernel line on the console.
 cat >"$P/tools/guest-test" <<EOF
 #!/usr/bin/env bash
 printf '%s|' "\$@" >>"$calls"
@@ -33,6 +35,8 @@ for c in \${STUB_FAILED:-}; do
 	n=\$((n + 1))
 	echo "    not ok \$n \$c" >>"\$run/console.log"
 done
+[ -z "\${STUB_KTAP:-}" ] || printf '%b\n' "\$STUB_KTAP" >"\$run/result.ktap"
+[ -z "\${STUB_SPLAT:-}" ] || echo "[    1.000000] \$STUB_SPLAT" >>"\$run/console.log"
 echo "run: \$run"
 exit \${STUB_RC:-0}
 EOF
@@ -49,6 +53,15 @@ variant() {
 	printf '# s61-broken: %s is planted.\n# run: --config kunit --suites kunit\n' "$1" >"$f"
 	[ "${3-x}" = none ] || echo "# fails: ${3:-kunit $2}" >>"$f"
 	(cd "$K" && git checkout -q tests && echo planted >>a.c && git diff && git checkout -q -- a.c && git checkout -q prep) >>"$f"
+}
+# variant_run NAME RUN FAILS [HEADER-LINE]: the same diff with these run:
+# and fails: lines, and one more header line (e.g. "# passes: smoke.boot").
+variant_run() {
+	local f=$P/tests/broken/$1.diff
+	variant "$1" x "$3"
+	{ printf '# s61-broken: %s is planted.\n# run: %s\n# fails: %s\n' "$1" "$2" "$3"
+	  [ -z "${4:-}" ] || echo "$4"
+	  sed -n '/^diff --git/,$p' "$f"; } >"$f.new" && mv "$f.new" "$f"
 }
 variant v-one shrinker_test_one
 variant v-two shrinker_test_two
@@ -123,6 +136,67 @@ rc=$?
 # broken on: 125 judged like any failure (caught with no case).
 check "a kernel that does not build: error, exit 1" \
 	bash -c "[ $rc = 1 ] && [ '$(verdict v-one)' = error ]"
+
+# --- guest tests, --append, splat-only failures with "# passes:" -------------------
+variant_run v-nokmem '--config boot --suites lockless --only nokmem-umount --append cgroup.memory=nokmem' \
+	'test lockless.nokmem-umount'
+: >"$calls"
+STUB_RC=1 STUB_KTAP='KTAP version 1\n1..1\nnot ok 1 lockless.nokmem-umount\ns61-exit: 1' "$bv" v-nokmem >"$t/o" 2>&1
+rc=$?
+# broken on: no "test" kind ("no valid '# fails:' line", nothing runs).
+check "fails: test SUITE.NAME, the test not ok in result.ktap: caught, exit 0" \
+	bash -c "[ $rc = 0 ] && [ '$(verdict v-nokmem)' = caught ]"
+# broken on: the run: line read as one word (--append and its value lost).
+check "... the run: line's --append reaches guest-test, one word per value" \
+	test "$(cat "$calls")" = "--config|boot|--suites|lockless|--only|nokmem-umount|--append|cgroup.memory=nokmem|.|applied"
+# broken on: the failed tests read from the console only (KUnit cases).
+check "... the failed guest test recorded" \
+	bash -c "grep -q \$'^v-nokmem\t[0-9a-f]*\t[0-9a-f]*\tcaught\tlockless.nokmem-umount\t' '$P/docs/broken-variants.tsv'"
+STUB_RC=1 STUB_KTAP='KTAP version 1\n1..2\nok 1 lockless.nokmem-umount # 9s\nnot ok 2 lockless.other' "$bv" v-nokmem >"$t/o" 2>&1
+rc=$?
+# broken on: the test kind judged by the run's exit alone (any failure caught).
+check "fails: test, the run fails but the named test passed: MISSED, exit 1" \
+	bash -c "[ $rc = 1 ] && [ '$(verdict v-nokmem)' = MISSED ] && grep -q 'lockless.nokmem-umount did not fail (PASS)' '$t/o'"
+STUB_RC=2 "$bv" v-nokmem >"$t/o" 2>&1
+rc=$?
+# broken on: a test not reported (a crash: no result.ktap) taken as failed.
+check "fails: test, the run crashed before the test reported: MISSED, exit 1" \
+	bash -c "[ $rc = 1 ] && [ '$(verdict v-nokmem)' = MISSED ] && grep -q 'did not fail (not reported)' '$t/o'"
+
+variant_run v-warn '--config boot --suites smoke --only boot' \
+	'splat WARNING: CPU: [0-9]+ PID: [0-9]+ at mm/shrinker.c:[0-9]+ shrinker_register' '# passes: smoke.boot'
+warn='WARNING: CPU: 0 PID: 0 at mm/shrinker.c:508 shrinker_register+0x2c/0x90'
+STUB_RC=1 STUB_SPLAT=$warn STUB_KTAP='KTAP version 1\n1..1\nok 1 smoke.boot # 0s\ns61-exit: 0' "$bv" v-warn >"$t/o" 2>&1
+rc=$?
+# broken on: "# passes:" read as "the named test must fail" (MISSED).
+check "splat with passes:, the splat seen and the test ok: caught, exit 0" \
+	bash -c "[ $rc = 0 ] && [ '$(verdict v-warn)' = caught ]"
+STUB_RC=1 STUB_SPLAT=$warn STUB_KTAP='KTAP version 1\n1..1\nnot ok 1 smoke.boot' "$bv" v-warn >"$t/o" 2>&1
+rc=$?
+# broken on: "# passes:" ignored (caught on the splat alone).
+check "... the splat seen but the test failed too: MISSED, exit 1" \
+	bash -c "[ $rc = 1 ] && [ '$(verdict v-warn)' = MISSED ] && grep -q 'smoke.boot did not pass (FAIL' '$t/o'"
+STUB_RC=1 STUB_SPLAT=$warn STUB_KTAP='KTAP version 1\n1..1\nok 1 smoke.boot # SKIP no reason' "$bv" v-warn >"$t/o" 2>&1
+rc=$?
+# broken on: any "ok" line taken for a pass (a SKIP passed).
+check "... the test SKIPped: MISSED, exit 1" \
+	bash -c "[ $rc = 1 ] && [ '$(verdict v-warn)' = MISSED ] && grep -q 'smoke.boot did not pass (SKIP' '$t/o'"
+
+variant_run v-quoted '--config debug --append "s61.race_secs=60 s61.x=1"' 'splat KASAN'
+: >"$calls"
+"$bv" v-quoted >"$t/o" 2>&1
+rc=$?
+# broken on: the quote check removed (guest-test got '"s61.race_secs=60').
+check "a run: line with a quote is refused before anything runs" \
+	bash -c "[ $rc = 1 ] && grep -q 'has a quote' '$t/o' && [ ! -s '$calls' ]"
+variant_run v-badtest '--config boot --suites smoke' 'test drop-caches-dentries'
+"$bv" v-badtest >"$t/o" 2>&1
+rc=$?
+# broken on: any word after "test" accepted (a name without its suite never
+# matches a result: every run MISSED).
+check "fails: test without SUITE. is refused" \
+	bash -c "[ $rc = 1 ] && grep -q \"wants one SUITE.NAME\" '$t/o'"
+rm -f "$P/tests/broken/v-quoted.diff" "$P/tests/broken/v-badtest.diff"
 
 # --- a diff that does not apply ---------------------------------------------------
 printf '# s61-broken: stale.\n# run: --config kunit\n# fails: kunit x\ndiff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-nothing\n+planted\n' >"$P/tests/broken/v-stale.diff"
