@@ -10,6 +10,9 @@
 # leaks are judged by the host from the console (the init runs a kmemleak
 # scan at the end). The test module is required, except on a kernel without
 # module support: there the rest runs and the test SKIPs ($S61_NOMOD).
+# Broken variant: tests/broken/broken-no-relock-wide.diff (shrink_slab()
+# unpinned outside RCU for 10 ms: KASAN use-after-free in shrink_slab); its
+# runs: docs/broken-variants.tsv.
 . /s61/lib.sh
 modules=1
 testmod_ready || modules=0
