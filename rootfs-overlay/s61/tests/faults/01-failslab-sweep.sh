@@ -8,7 +8,9 @@
 # for every N until the operation succeeds without a failure. Each failed
 # operation must fail cleanly: no sb-tmpfs shrinker left behind, no memcg
 # left behind, no leak (kmemleak scan by the init, judged by the host), and
-# reclaim keeps working afterwards.
+# reclaim keeps working afterwards. Broken variant:
+# tests/broken/broken-info-leak.diff (a failed memcg mkdir leaks its
+# shrinker_info: kmemleak); its runs: docs/broken-variants.tsv.
 . /s61/lib.sh
 fs=/sys/kernel/debug/failslab
 [ -d "$fs" ] || skip "kernel without CONFIG_FAILSLAB/FAULT_INJECTION_DEBUG_FS (debug config)"

@@ -5,7 +5,8 @@
 # ext4 mounted last gets the highest id; negative dentries made on it from
 # inside one memcg must be freed by that memcg's memory.reclaim, i.e. the
 # memcg's map bit in the third unit is set and found. Passes on base too
-# (a regression test).
+# (a regression test). Broken variant: tests/broken/broken-expand-root-only.diff
+# (expansion skips the memcgs that exist); its runs: docs/broken-variants.tsv.
 . /s61/lib.sh
 
 N=20000

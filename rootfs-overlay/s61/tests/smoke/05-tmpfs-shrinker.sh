@@ -1,5 +1,7 @@
 #!/bin/bash
 # A tmpfs mount registers an sb-tmpfs shrinker; its umount removes it.
+# Broken variant: tests/broken/broken-debugfs-keep.diff (the debugfs entry
+# outlives the shrinker); its runs: docs/broken-variants.tsv.
 . /s61/lib.sh
 n0=$(shrinker_count sb-tmpfs)
 mkdir -p /mnt/t
