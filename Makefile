@@ -31,7 +31,7 @@ SOAK_ONLY ?=
 SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
 SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk,$(SCRIPTS))
 
-.PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants \
+.PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
 	check-top-branch ci-run-tests check-commits-tests \
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
@@ -75,7 +75,7 @@ lint: deps-lint
 
 tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
-	tool-args-tests debian-matrix-tests
+	tool-args-tests debian-matrix-tests check-claims-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -105,6 +105,16 @@ boot-commits-tests:
 # tools/broken-variants with a stub guest-test on a synthetic checkout.
 broken-variants-tests:
 	tests/test-broken-variants.sh
+
+# Every variant docs/testing.md claims a test failed on has its diff in
+# tests/broken/ and a current, caught row in docs/broken-variants.tsv
+# (seconds; no build, no boot); it names the runs that are due.
+check-claims:
+	tools/check-claims
+
+# tools/check-claims on fixture documents, diffs and records.
+check-claims-tests:
+	tests/test-check-claims.sh
 
 kcache-tests:
 	tests/test-kcache.sh
