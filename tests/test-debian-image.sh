@@ -1,0 +1,308 @@
+#!/usr/bin/env bash
+# Tests of the Debian system image (issue #27): tools/debian-image and
+# tools/debian-boot refuse bad arguments (a message that names the problem
+# and the way out, before anything is built or booted); the image's cache
+# key changes with the package list (its names, not its comments), a file
+# of the overlay, the guest helpers or a .deb's content, and with nothing
+# else; a second run reuses the image; a failed or interrupted build leaves
+# no image and no temporary directory; and tools/debian-boot judges the
+# recorded results of tests/fixtures/debian-image (a good run, a missing
+# test, no "s61-exit:" line, a hang, no power-off, a console splat).
+# mmdebstrap and qemu-system-x86_64 are stubs in PATH: no network, nothing
+# boots; mkfs.ext4 and debugfs are the real ones, on a tiny root.
+#
+# "seen failing on:" names the deliberate breakage each check was seen to
+# catch (the code was broken in a scratch copy of the repository, this test
+# run there, then restored; 2026-12-06, 57 breaks, every check caught at
+# least one). Every exit-status check of a refusal also failed when
+# tools/debian-image's usage_err exited 1 (not 2) and when
+# tools/debian-boot's usage() exited 1 (not 3).
+set -u
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+here=$(cd "$(dirname "$0")/.." && pwd)
+fx=$here/tests/fixtures/debian-image
+new_project
+mkdir -p "$P/rootfs-overlay/s61"
+cp -r "$here/debian-system" "$P/"
+cp "$here/rootfs-overlay/s61/lib.sh" "$here/rootfs-overlay/s61/ktap.sh" "$P/rootfs-overlay/s61/"
+cp "$here/qemu/ktap-summary" "$here/qemu/run" "$here/qemu/splat-patterns" "$P/qemu/"
+cp "$here/branch-stack.txt" "$P/"
+export S61_CACHE=$t/cache S61_WORK=$P/.work
+IMGS=$S61_CACHE/debian-image
+calls=$t/calls
+: >"$calls"
+mkdir -p "$t/bin"
+# mmdebstrap: logs its arguments and makes a root with one kernel and its
+# initrd in the target directory (the argument after "bookworm");
+# STUB_STRAP=fail fails, STUB_STRAP=sleep waits to be interrupted.
+cat >"$t/bin/mmdebstrap" <<EOF
+#!/bin/bash
+echo "mmdebstrap \$*" >>"$calls"
+while [ \$# -gt 0 ] && [ "\$1" != bookworm ]; do shift; done
+r=\$2
+case \${STUB_STRAP:-} in
+fail) echo "E: stub: cannot reach the mirror"; exit 1 ;;
+sleep) mkdir -p "\$r/usr"; touch "$t/strap-sleeps"; exec sleep 30 ;;
+esac
+mkdir -p "\$r/boot" "\$r/etc/systemd/system" "\$r/var/lib/dpkg"
+echo kernel >"\$r/boot/vmlinuz-6.1.0-test-amd64"
+echo initrd >"\$r/boot/initrd.img-6.1.0-test-amd64"
+echo 'root:*:19000:0:99999:7:::' >"\$r/etc/shadow"
+printf 'Package: systemd\nStatus: install ok installed\nVersion: 252\nArchitecture: amd64\n\n' >"\$r/var/lib/dpkg/status"
+EOF
+# qemu-system-x86_64: logs its arguments; writes the console and result
+# fixtures STUB_QEMU names (good, missing, noexit) where -serial and the
+# result chardev point; 'hang' and 'nooff' then sleep.
+cat >"$t/bin/qemu-system-x86_64" <<EOF
+#!/bin/bash
+echo "qemu \$*" >>"$calls"
+for a in "\$@"; do
+	case \$a in file:*) con=\${a#file:} ;; file,id=s61res,path=*) res=\${a#*path=} ;; esac
+done
+case \${STUB_QEMU:-good} in
+good|nooff) r=result-stock-good.ktap ;;
+missing) r=result-missing-test.ktap ;;
+noexit|hang) r=result-no-exit.ktap ;;
+esac
+cp "$fx/console-stock-good.log" "\$con"
+[ "\${STUB_QEMU:-}" != splat ] || { r=result-stock-good.ktap; echo '[  100.000000] WARNING: CPU: 1 PID: 3000 at mm/vmscan.c:800 shrink_slab+0x1/0x2' >>"\$con"; }
+cp "$fx/\$r" "\$res"
+case \${STUB_QEMU:-} in hang|nooff) exec sleep 30 ;; esac
+exit 0
+EOF
+# id: root, so that the test runs as any user (a build needs root).
+# shellcheck disable=SC2016  # the stub's own $1
+printf '#!/bin/sh\n[ "$1" = -u ] && { echo 0; exit 0; }\nexec /usr/bin/id "$@"\n' >"$t/bin/id"
+chmod +x "$t/bin/"*
+export PATH=$t/bin:$PATH
+mark() { : >"$calls"; }
+no_calls() { [ ! -s "$calls" ]; }
+called() { grep -q -- "$1" "$calls"; }
+# rc_is N CMD...: CMD (output in $t/out) exits with N.
+rc_is() {
+	local want=$1 rc=0
+	shift
+	"$@" >"$t/out" 2>&1 || rc=$?
+	[ "$rc" = "$want" ] || { echo "exit $rc, want $want" >>"$t/out"; return 1; }
+}
+img() { "$P/tools/debian-image" "$@"; }
+boot() { "$P/tools/debian-boot" "$@"; }
+key() { img --kernel stock --free 8 --print-key; }
+# deb NAME VERSION: a .deb of package NAME in $t/debs/NAME.deb.
+deb() {
+	local d=$t/debs/$1
+	mkdir -p "$d/DEBIAN"
+	printf 'Package: %s\nVersion: %s\nArchitecture: amd64\nMaintainer: t <t@invalid>\nDescription: test\n' "$1" "$2" >"$d/DEBIAN/control"
+	dpkg-deb -b "$d" "$t/debs/$1.deb" >/dev/null
+}
+deb linux-image-6.1.0-test-amd64 1
+deb hello-s61 1
+
+# ---- tools/debian-image: refusals, before anything is built --------------
+# seen failing on: the check of "no kernel" removed (the build went on).
+mark
+expect "image: no kernel refused (exit 2), names --kernel stock and --deb" \
+	rc_is 2 img --free 8
+says "image: no kernel: the way out" "give --kernel stock, --deb FILE"
+# seen failing on: --kernel taking any value.
+expect "image: --kernel foo refused (exit 2)" rc_is 2 img --kernel foo
+says "image: --kernel foo: what is known" "only 'stock'" "with --deb FILE"
+# seen failing on: the file check removed (dpkg-deb's own error instead).
+expect "image: --deb of a missing file refused (exit 2)" rc_is 2 img --deb "$t/nope.deb"
+says "image: missing .deb: names it and where one comes from" "$t/nope.deb: no such file" "make deb"
+# seen failing on: the dpkg-deb -f check removed.
+expect "image: --deb of a file that is no .deb refused (exit 2)" rc_is 2 img --deb "$P/debian-system/packages"
+says "image: no .deb: says so" "not a .deb"
+# seen failing on: the linux-image-* case removed (any package accepted).
+expect "image: --deb of a package that is no linux-image refused (exit 2)" rc_is 2 img --deb "$t/debs/hello-s61.deb"
+says "image: not a kernel: names the package and the one to give" "package 'hello-s61' is not a kernel" "linux-image-\*.deb"
+# seen failing on: --deb ending at the last argument only (it took none).
+expect "image: --deb without a file refused (exit 2)" rc_is 2 img --deb --kernel stock
+# seen failing on: the catch-all case ignoring an unknown argument.
+expect "image: unknown option refused (exit 2)" rc_is 2 img --kernel stock --colour
+says "image: unknown option named" "unknown argument '--colour'"
+# seen failing on: --free matched with '.*'.
+expect "image: --free that is no number refused (exit 2)" rc_is 2 img --kernel stock --free lots
+# seen failing on: each refusal of a kernel (no kernel, --kernel foo, a .deb
+# of another package, --deb with no file, an unknown option, --free lots) removed.
+expect "image: no refusal ran mmdebstrap" no_calls
+
+# ---- the cache key ----------------------------------------------------------
+mark
+k0=$(key)
+# seen failing on: the date in the key inputs (every run a new key).
+expect "key: the same inputs, the same key" test "$(key)" = "$k0"
+cp "$P/debian-system/packages" "$t/packages.orig"
+echo '# a comment only' >>"$P/debian-system/packages"
+# seen failing on: the whole file hashed (a comment changed the key).
+expect "key: a comment in the package list does not change it" test "$(key)" = "$k0"
+echo 'strace' >>"$P/debian-system/packages"
+# seen failing on: the package list left out of the key.
+expect "key: a package added to the list changes it" test "$(key)" != "$k0"
+cp "$t/packages.orig" "$P/debian-system/packages"
+# seen failing on: the date in the key inputs.
+expect "key: the list as it was, the key as it was" test "$(key)" = "$k0"
+ov=$P/debian-system/overlay/s61/tests/debian-smoke/05-tainted.sh
+cp "$ov" "$t/ov.orig"
+echo '# changed' >>"$ov"
+# seen failing on: the overlay left out of the key.
+expect "key: a changed overlay file changes it" test "$(key)" != "$k0"
+cp "$t/ov.orig" "$ov"
+touch "$P/debian-system/overlay/s61/tests/debian-smoke/06-new.sh"
+# seen failing on: the overlay left out of the key; the overlay hashed as
+# its files' contents run together (an empty new file added nothing).
+expect "key: a new overlay file changes it" test "$(key)" != "$k0"
+rm "$P/debian-system/overlay/s61/tests/debian-smoke/06-new.sh"
+echo '# changed' >>"$P/rootfs-overlay/s61/ktap.sh"
+# seen failing on: the guest helpers left out of the key.
+expect "key: a changed guest helper (rootfs-overlay/s61/ktap.sh) changes it" test "$(key)" != "$k0"
+cp "$here/rootfs-overlay/s61/ktap.sh" "$P/rootfs-overlay/s61/"
+echo changed >>"$P/debian-system/expected"
+echo changed >>"$P/branch-stack.txt"
+# seen failing on: debian-system/expected hashed too (it is not in the image).
+expect "key: the manifest and other files of the repository do not change it" test "$(key)" = "$k0"
+cp "$here/debian-system/expected" "$P/debian-system/"
+cp "$here/branch-stack.txt" "$P/"
+kd=$(img --deb "$t/debs/linux-image-6.1.0-test-amd64.deb" --free 8 --print-key)
+cp "$t/debs/linux-image-6.1.0-test-amd64.deb" "$t/debs/renamed.deb"
+# seen failing on: the .deb's name hashed instead of its content.
+expect "key: the same .deb under another name, the same key" \
+	test "$(img --deb "$t/debs/renamed.deb" --free 8 --print-key)" = "$kd"
+deb linux-image-6.1.0-test-amd64 2
+# seen failing on: the .debs left out of the key.
+expect "key: another .deb content, another key" \
+	test "$(img --deb "$t/debs/linux-image-6.1.0-test-amd64.deb" --free 8 --print-key)" != "$kd"
+# seen failing on: --print-key ignored (a build ran).
+expect "key: --print-key built nothing" no_calls
+
+# ---- build, reuse, failure, interruption ---------------------------------
+mkdir -p "$IMGS/.tmp-killed-build/root"
+# seen failing on: mkfs.ext4 given a bad size ("${size}X").
+expect "build: an image with the stub mmdebstrap" rc_is 0 img --kernel stock --free 8
+image=$(tail -n 1 "$t/out")
+# seen failing on: the image's path not printed at the end.
+expect "build: the image is KEY/disk.img in the cache, an ext4 file system" \
+	test "$image" = "$IMGS/$k0/disk.img" -a -n "$(debugfs -R 'ls /boot' "$image" 2>/dev/null)"
+# seen failing on: the stock kernel not added to --include.
+expect "build: mmdebstrap installs Debian's kernel with apt (--include)" called "include=.*linux-image-6.1.0-57-amd64"
+# seen failing on: the stale-directory sweep removed.
+expect "build: a killed build's temporary directory is removed" test ! -e "$IMGS/.tmp-killed-build"
+# seen failing on: the multi-user.target.wants link not made.
+expect "build: the overlay's unit is enabled in the image" \
+	grep -q s61-tests.service <<<"$(debugfs -R 'ls /etc/systemd/system/multi-user.target.wants' "$image" 2>/dev/null)"
+mark
+t0=$SECONDS
+# seen failing on: the cached image's branch exiting 1.
+expect "reuse: the same inputs again" rc_is 0 img --kernel stock --free 8
+# seen failing on: both cache checks (before and under the lock) removed: every run built.
+expect "reuse: no mmdebstrap, the same path, within 5 s" \
+	test -z "$(cat "$calls")" -a "$(tail -n 1 "$t/out")" = "$image" -a $((SECONDS - t0)) -le 5
+# seen failing on: the .debs copied to a directory that is not there.
+expect "build: --deb" rc_is 0 img --deb "$t/debs/renamed.deb" --free 8
+# seen failing on: the dpkg -i hook left out.
+expect "build: --deb copies the .deb in and installs it with dpkg -i in the chroot" \
+	called "sync-in $IMGS/.tmp-.*/debs /root/s61-debs.*chroot \"\$1\" sh -c \"dpkg -i /root/s61-debs/\*.deb\""
+k9=$(img --kernel stock --free 9 --print-key)
+# seen failing on: the failure branch exiting 0.
+expect "failure: a failed mmdebstrap exits 1" rc_is 1 env STUB_STRAP=fail "$P/tools/debian-image" --kernel stock --free 9
+# seen failing on: the log's tail not shown.
+says "failure: mmdebstrap's error and its log named" "E: stub: cannot reach the mirror" "build-$k9.log"
+# seen failing on: the image written into KEY/ directly (a failed build left
+# KEY/); the stale-directory sweep looking for the wrong name.
+expect "failure: no image, no temporary directory left" \
+	test ! -e "$IMGS/$k9" -a -z "$(find "$IMGS" -maxdepth 1 -name '.tmp-*')"
+# Ctrl-C: the terminal signals the whole process group (TERM here: a
+# background job of a script ignores SIGINT).
+rm -f "$t/strap-sleeps"
+STUB_STRAP="sleep" setsid "$P/tools/debian-image" --kernel stock --free 8 --rebuild >"$t/out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ ! -e "$t/strap-sleeps" ] || break; sleep 0.1; done
+kill -TERM -- -"$(ps -o pgid= -p "$pid" | tr -d ' ')"
+wait "$pid"
+rc=$?
+# seen failing on: the INT/TERM trap removed (the temporary root stayed).
+expect "interrupt: exit 130, no temporary directory left" \
+	test "$rc" = 130 -a -z "$(find "$IMGS" -maxdepth 1 -name '.tmp-*')"
+# seen failing on: the INT/TERM trap removed.
+says "interrupt: says what it removes" "interrupted: removing the unfinished build"
+# seen failing on: the old image removed before the build (--rebuild).
+expect "interrupt: the image a --rebuild would replace is still there" test -f "$image"
+
+# ---- tools/debian-boot: refusals -------------------------------------------
+mark
+expect "boot: no image and no kernel refused (exit 3)" rc_is 3 boot
+# seen failing on: the which-image check removed (a bare "no such file").
+says "boot: which image: the ways out" "--image FILE" "--kernel stock / --deb FILE"
+expect "boot: --image of a missing file refused (exit 3)" rc_is 3 boot --image "$t/nope.img"
+# seen failing on: the file check removed (debugfs's error instead).
+says "boot: missing image named" "$t/nope.img: no such file"
+# seen failing on: --image with --kernel accepted (it booted the image).
+expect "boot: --image and --kernel together refused (exit 3)" rc_is 3 boot --image "$image" --kernel stock
+expect "boot: --kver of a kernel the image lacks refused (exit 3)" rc_is 3 boot --image "$image" --kver 6.1.0-99-amd64
+# seen failing on: --kver taken without looking into the image.
+says "boot: --kver: the kernels the image has" "no such kernel" "6.1.0-test-amd64"
+# seen failing on: --n matched with ^[0-9]+$.
+expect "boot: --n 0 refused (exit 3)" rc_is 3 boot --image "$image" --n 0
+# seen failing on: --timeout left out of the number check.
+expect "boot: --timeout that is no number refused (exit 3)" rc_is 3 boot --image "$image" --timeout soon
+# seen failing on: the manifest left out of the judging arguments.
+expect "boot: a --target that is no branch refused (exit 3)" rc_is 3 boot --image "$image" --target nosuch
+# seen failing on: the ktap-summary --check before the boot removed;
+# --suites left out of the judging arguments.
+expect "boot: a suite the image lacks refused (exit 3)" rc_is 3 boot --image "$image" --suites smoke
+# seen failing on: the catch-all case ignoring an unknown argument.
+expect "boot: unknown option refused (exit 3)" rc_is 3 boot --image "$image" --kvm
+says "boot: unknown option named" "unknown argument '--kvm'"
+# seen failing on: each of the --image/--kernel, --n, --suites and unknown
+# option refusals removed (QEMU started).
+expect "boot: no refusal started QEMU or built an image" no_calls
+# seen failing on: --list-kernels exiting 4; printing the chosen kernel (none).
+expect "boot: --list-kernels names the image's kernel" rc_is 0 boot --image "$image" --list-kernels
+says "boot: --list-kernels" "6.1.0-test-amd64"
+
+# ---- tools/debian-boot: judging the recorded results ----------------------
+# run NAME EXIT [ARGS]: a boot with STUB_QEMU=NAME exits EXIT.
+run() {
+	local name=$1 want=$2
+	shift 2
+	expect "judge: $name: exit $want" rc_is "$want" env STUB_QEMU="$name" \
+		"$P/tools/debian-boot" --image "$image" --quiet --out "$t/run-$name" "$@"
+}
+mark
+# seen failing on: the "s61-exit: 0" check inverted.
+run good 0
+# seen failing on: the manifest left out of the judging arguments.
+says "judge: good: the summary and the manifest" "4 passed, 0 failed, 1 skipped" "expected outcomes" "all met"
+# seen failing on: snapshot=on dropped from the -drive.
+expect "judge: good: QEMU TCG, the image as a snapshot, the ISA result UART, the command line" \
+	called "-accel tcg -cpu max -smp 2 .*isa-serial,chardev=s61res,index=1,iobase=0x2f8,irq=3 -drive file=$image,if=virtio,format=raw,snapshot=on .*root=/dev/vda rw console=ttyS0 .*s61.suites=debian-smoke s61.kver=6.1.0-test-amd64 s61.n=20"
+# seen failing on: the dump of the initrd taken from vmlinuz (a typo in the loop).
+expect "judge: good: kernel and initrd dumped from the image's /boot" \
+	test "$(cat "$t/run-good/vmlinuz")" = kernel -a "$(cat "$t/run-good/initrd.img")" = initrd
+# seen failing on: --suites left out of the judging arguments.
+run missing 1
+says "judge: missing: the missing test named" "1 of the 5 tests of --suites debian-smoke not reported: debian-smoke.shrinker-debugfs"
+# seen failing on: the no-result branch disabled (ktap-summary's 1 only, no message).
+run noexit 2
+says "judge: noexit: no result said" "guest reported no result"
+# seen failing on: the hang's verdict 1 instead of 2.
+run hang 2 --timeout 2
+# seen failing on: qemu's timeout exit (124) not taken for a hang.
+says "judge: hang: said" "guest hung"
+# seen failing on: the no-power-off verdict 0 instead of 2.
+S61_POWEROFF_GRACE=1 run nooff 2 --timeout 25
+# seen failing on: the power-off grace removed (the run ran into the timeout as a hang).
+says "judge: nooff: said" "did not power off within 1 s"
+# seen failing on: the console scan dropped.
+run splat 1
+says "judge: splat: the console line" "KERNEL SPLAT" "WARNING: CPU: 1"
+# seen failing on: debian-system/expected's config '*' instead of debian (a
+# kernel with CONFIG_SHRINKER_DEBUG could skip the test); the manifest left
+# out of the judging arguments.
+run good 1 --config debian-debug
+says "judge: a SKIP under another config is not as expected" "not as expected"
+
+echo "1..$((pass + fail))"
+echo "debian-image-tests: $pass passed, $fail failed"
+[ "$fail" = 0 ]
