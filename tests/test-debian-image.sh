@@ -13,7 +13,7 @@
 #
 # "seen failing on:" names the deliberate breakage each check was seen to
 # catch (the code was broken in a scratch copy of the repository, this test
-# run there, then restored; 2026-12-06, 57 breaks, every check caught at
+# run there, then restored; 2026-12-06, 56 breaks, every check caught at
 # least one). Every exit-status check of a refusal also failed when
 # tools/debian-image's usage_err exited 1 (not 2) and when
 # tools/debian-boot's usage() exited 1 (not 3).
