@@ -35,7 +35,7 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 	check-top-branch ci-run-tests check-commits-tests \
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
-	debian-matrix debian-matrix-tests deb
+	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -66,7 +66,9 @@ lint: deps-lint
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -x -e SC1091 -s bash rootfs-overlay/s61/init rootfs-overlay/s61/lib.sh rootfs-overlay/s61/ktap.sh \
 		rootfs-overlay/s61/tests/*/*.sh
+	shellcheck -x -e SC1091 -s bash debian-system/overlay/s61/debian-run debian-system/overlay/s61/tests/*/*.sh
 	tools/lint-awk
+	tools/lint-awk debian-system/overlay/s61/debian-run debian-system/overlay/s61/tests/*/*.sh
 	@# tools/lib.sh sets pipefail: 'cmd | grep -q' fails by SIGPIPE, at random,
 	@# when grep exits at its first match; grep a file or a here-string.
 	@! grep -d skip -nE '^[^#]*\| *grep -[a-zA-Z]*q' tools/* qemu/* .ci/run || \
@@ -75,7 +77,7 @@ lint: deps-lint
 
 tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
-	tool-args-tests debian-matrix-tests check-claims-tests
+	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -277,6 +279,20 @@ debian-matrix: stack
 deb: stack
 	tools/debian-deb $(DEB_ARGS) $(BRANCH)
 	tools/debian-deb $(DEB_ARGS) base
+
+# The Debian 12 system image (docs/debian-system.md): Debian's stock kernel, or
+# DEBS="linux-image-....deb ..." installed with dpkg -i. Needs the network;
+# never part of check.
+debian-image:
+	tools/debian-image $(if $(DEBS),--deb $(DEBS),--kernel stock)
+
+debian-boot:
+	tools/debian-boot $(if $(DEBS),--deb $(DEBS),--kernel stock) $(DEBIAN_BOOT_ARGS)
+
+# tools/debian-image and tools/debian-boot with stub mmdebstrap and qemu (no
+# network, ~15 s).
+debian-image-tests:
+	tests/test-debian-image.sh
 
 clean-work:
 	rm -rf .work
