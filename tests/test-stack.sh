@@ -194,7 +194,9 @@ git_signaller " am -q " parent
 # report in $t/out, not on the terminal).
 signal_at_am() {
 	rm -f "$t/git-count"
-	S61_TEST_SIGNAL_AT="$1 $2" PATH=$t/bin:$PATH bash -c '"$@"; exit $?' signal_at_am "${@:3}"
+	# (env: a background job of a script starts with SIGINT ignored, which
+	# bash can then not trap; the tool must see the signal as from a terminal)
+	S61_TEST_SIGNAL_AT="$1 $2" PATH=$t/bin:$PATH env --default-signal=INT,QUIT bash -c '"$@"; exit $?' signal_at_am "${@:3}"
 }
 newer_series() {
 	sed -i 's/^\(Subject: \[PATCH\] .*\)$/\1, as a word/' "$t/proj/patches/one/0002-"*.patch "$t/proj/patches/two/0001-"*.patch
