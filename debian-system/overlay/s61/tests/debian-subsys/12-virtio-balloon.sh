@@ -1,0 +1,42 @@
+#!/bin/bash
+# virtio-balloon: tools/debian-boot gives the guest a virtio-balloon-pci
+# device (free-page-hint=on: the only case in which 6.1's driver registers
+# its virtio-balloon shrinker) and a QMP socket. The test asks the host,
+# with a line "s61-host: balloon MIB" on the result port, to inflate the
+# balloon by 256 MiB (QMP "balloon" to the guest's memory minus that);
+# MemTotal must drop by at least 200 MiB (the driver takes the pages from
+# the guest), then drop_caches under the smaller memory, then
+# "s61-host: balloon 0" (deflate): MemTotal must come back.
+. /s61/lib.sh
+# shellcheck source=debian-system/overlay/s61/subsys.sh
+. /s61/subsys.sh
+sub_module VIRTIO_BALLOON virtio_balloon
+sub_debugfs
+d=$(find /sys/bus/virtio/drivers/virtio_balloon -maxdepth 1 -name 'virtio*' -printf '%f\n' 2>/dev/null | head -n 1)
+[ -n "$d" ] || fail "no virtio-balloon device bound to virtio_balloon (tools/debian-boot adds -device virtio-balloon-pci)"
+feat=$(cat "/sys/bus/virtio/devices/$d/features")
+# VIRTIO_BALLOON_F_*: bit 2 deflate-on-oom, 3 free-page-hint, 5 reporting
+echo "balloon $d: features $feat (deflate-on-oom ${feat:2:1}, free-page-hint ${feat:3:1}, page-reporting ${feat:5:1})"
+[ "$(cat /sys/class/tty/ttyS1/type 2>/dev/null || echo 0)" != 0 ] || fail "no result port ttyS1 to ask the host"
+mt() { awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo; }
+vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+ask() { printf 's61-host: balloon %s\n' "$1" >/dev/ttyS1; }
+SUB_SHRINK=(virtio-balloon)
+m0=$(mt) i0=$(vm balloon_inflate) f0=$(vm balloon_deflate)
+sub_reading work
+ask 256
+inflated() { [ "$(mt)" -le $((m0 - 200 * 1024)) ]; }
+wait_until 120 inflated || { ask 0; fail "MemTotal $m0 -> $(mt) kB 120 s after asking the host to inflate the balloon by 256 MiB (did tools/debian-boot get the request? its host-requests.log)"; }
+m1=$(mt)
+sub_timing "inflate by 256 MiB"
+sub_drop
+sub_reading dropped
+ask 0
+deflated() { [ "$(mt)" -ge $((m0 - 1024)) ]; }
+wait_until 120 deflated || fail "MemTotal $(mt) kB 120 s after asking the host to deflate the balloon (was $m0 kB)"
+m2=$(mt)
+sub_timing "deflate"
+echo "MemTotal: $m0 kB, $m1 kB inflated, $m2 kB deflated; vmstat balloon_inflate +$(($(vm balloon_inflate) - i0)), balloon_deflate +$(($(vm balloon_deflate) - f0)) pages"
+sub_report work work dropped
+[ "${feat:3:1}" != 1 ] || sub_need_registered virtio-balloon
+pass
