@@ -60,16 +60,50 @@ echo "qemu \$*" >>"$calls"
 for a in "\$@"; do
 	case \$a in file:*) con=\${a#file:} ;; file,id=s61res,path=*) res=\${a#*path=} ;; esac
 done
+for a in "\$@"; do
+	case \$a in unix:*,server=on,wait=off) qmp=\${a#unix:}; qmp=\${qmp%%,*} ;; esac
+done
 case \${STUB_QEMU:-good} in
 good|nooff) r=result-stock-good.ktap ;;
 missing) r=result-missing-test.ktap ;;
 noexit|hang) r=result-no-exit.ktap ;;
+subsys*|balloon) r=result-subsys-good.ktap ;;
 esac
 cp "$fx/console-stock-good.log" "\$con"
 [ "\${STUB_QEMU:-}" != splat ] || { r=result-stock-good.ktap; echo '[  100.000000] WARNING: CPU: 1 PID: 3000 at mm/vmscan.c:800 shrink_slab+0x1/0x2' >>"\$con"; }
-cp "$fx/\$r" "\$res"
+: >"\$res"
+if [ "\${STUB_QEMU:-}" = balloon ]; then
+	# a QMP server on the socket; the guest's requests on the result port
+	"$t/bin/qmp-server" "\$qmp" "$calls" &
+	srv=\$!
+	sleep 0.5
+	printf 's61-host: balloon 256\ns61-host: balloon 4096\ns61-host: inflate 1\n# s61-host: balloon 512\n' >"\$res"
+	sleep 2.5
+	printf 's61-host: balloon 0\n' >>"\$res"
+	sleep 2.5
+	kill \$srv
+fi
+cat "$fx/\$r" >>"\$res"
 case \${STUB_QEMU:-} in hang|nooff) exec sleep 30 ;; esac
 exit 0
+EOF
+# The QMP server of the stub qemu: a greeting, then {"return": {}} for each
+# command, each logged as "qmp <command>" to the file $2.
+cat >"$t/bin/qmp-server" <<'EOF'
+#!/usr/bin/python3
+import json, socket, sys
+path, log = sys.argv[1], sys.argv[2]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(path)
+s.listen(4)
+while True:
+    c, _ = s.accept()
+    c.sendall(b'{"QMP": {"version": {}, "capabilities": []}}\r\n')
+    for line in c.makefile('rb'):
+        with open(log, 'a') as o:
+            o.write('qmp %s\n' % json.dumps(json.loads(line), sort_keys=True))
+        c.sendall(b'{"return": {}}\r\n')
+    c.close()
 EOF
 # id: root, so that the test runs as any user (a build needs root).
 # shellcheck disable=SC2016  # the stub's own $1

@@ -304,24 +304,33 @@ sub_drop() {
 	sleep 1
 }
 
+# sub_text FILE: 1 MiB of text (numbers, one a line) in FILE.
+sub_text() {
+	seq 1 250000 2>/dev/null | head -c 1048576 >"$1" && [ "$(stat -c %s "$1")" = 1048576 ]
+}
+export -f sub_text
+
 # The fill, run in the scope (export -f): $SUB_DIRS directories of
 # $SUB_FILES empty files each, owned by 8 users (quota: a dquot each), and
 # $SUB_MIB files of 1 MiB of text (compressible, never zero pages), the
 # first 16 with an extended attribute of 2000 bytes (too big for the inode:
 # ext4 puts it in a block, mbcache). Prints what it made.
 sub_fill() {
-	local dir=$1 d u
-	seq 1 160000 | head -c 1048576 >"$dir/.text" || return 1
+	local dir=$1 d u t0 t1 t2 t3
+	t0=$(now_ms)
+	sub_text "$dir/.text" || return 1
 	for ((d = 0; d < SUB_DIRS; d++)); do
 		u=$((1000 + d % 8))
 		mkdir "$dir/d$d" || return 1
 		(cd "$dir/d$d" && eval "touch f{1..$SUB_FILES}") || return 1
 		chown -R "$u:$u" "$dir/d$d" || return 1
 	done
+	t1=$(now_ms)
 	mkdir "$dir/data" || return 1
 	for ((d = 0; d < SUB_MIB; d++)); do
 		cp "$dir/.text" "$dir/data/t$d" || return 1
 	done
+	t2=$(now_ms)
 	python3 - "$dir/data" <<'EOF' || return 1
 import os, sys
 for i in range(16):
@@ -330,8 +339,9 @@ for i in range(16):
         break
     os.setxattr(p, "user.s61", b"x" * 2000)
 EOF
+	t3=$(now_ms)
 	sync
-	echo "fill: $SUB_DIRS dirs x $SUB_FILES files (8 owners), $SUB_MIB x 1 MiB text, 16 xattrs"
+	echo "fill: $SUB_DIRS dirs x $SUB_FILES files (8 owners): $((t1 - t0)) ms; $SUB_MIB x 1 MiB text: $((t2 - t1)) ms; 16 xattrs: $((t3 - t2)) ms; sync: $(($(now_ms) - t3)) ms"
 }
 export -f sub_fill
 export SUB_DIRS SUB_FILES SUB_MIB

@@ -13,7 +13,7 @@ sub_debugfs
 sub_loopfile ext4 128
 dev=${LOOP#/dev/}
 jbd="jbd2-journal:($(cat "/sys/block/$dev/dev"))"
-mkfs.ext4 -q -F -O quota -E quotatype=usrquota:grpquota "$LOOP" || fail "mkfs.ext4 on $LOOP failed"
+mkfs.ext4 -q -F -b 4096 -O quota -E quotatype=usrquota:grpquota "$LOOP" || fail "mkfs.ext4 on $LOOP failed"
 sub_timing mkfs.ext4
 SUB_SHRINK=("sb-ext4:$dev" "ext4-es:$dev" "$jbd" "mbcache*" "dquota-cache")
 SUB_SLABS=(ext4_inode_cache ext4_extent_status jbd2_journal_head mbcache dquot)

@@ -31,11 +31,14 @@ SUB_SLABS=(nfs_inode_cache nfsd_file nfsd_drc nfs4_xattr_cache_cache)
 sub_mount nfs "127.0.0.1:$exp" /mnt/s61-nfs4 vers=4.2
 sub_mount nfs "127.0.0.1:$exp" /mnt/s61-nfs3 vers=3,nolock,proto=tcp
 sub_timing "export and two mounts (4.2, 3)"
+# A smaller fill than on the local file systems: every create, setattr
+# and write is an RPC (the whole fill of the others took 73 s under TCG).
+export SUB_DIRS=4 SUB_FILES=50 SUB_MIB=8
 # shellcheck disable=SC2016  # expanded in the scope
 sub_cycle nfs 'sub_fill /mnt/s61-nfs4/v4 || exit 1
 python3 -c "import os, sys
-n = sum(len(os.getxattr(\"/mnt/s61-nfs4/v4/data/t%d\" % i, \"user.s61\")) == 2000 for i in range(16))
-print(\"xattrs read back through the client: %d of 16\" % n); sys.exit(n != 16)" || exit 2
+n = sum(len(os.getxattr(\"/mnt/s61-nfs4/v4/data/t%d\" % i, \"user.s61\")) == 2000 for i in range(8))
+print(\"xattrs read back through the client: %d of 8\" % n); sys.exit(n != 8)" || exit 2
 (cd /mnt/s61-nfs3/v3 && touch c{1..200} && rm -f c{1..100}) || exit 3
 for u in 1001 1002 1003 1004; do
 	setpriv --reuid=$u --regid=$u --clear-groups ls -lR /mnt/s61-nfs4/v4 /mnt/s61-nfs3/v3 >/dev/null || exit 4

@@ -23,7 +23,7 @@ echo "md61: $(cat /sys/block/md61/md/level) $(cat /sys/block/md61/md/array_state
 sub_timing "mdadm --create"
 SUB_SHRINK=("md-raid5:md61")
 SUB_SLABS=(raid5-md61)
-seq 1 160000 | head -c 1048576 >"$SUB_W/text" || fail "cannot write $SUB_W/text"
+sub_text "$SUB_W/text" || fail "cannot write $SUB_W/text"
 sub_atexit "rm -f $SUB_W/text"
 # shellcheck disable=SC2016  # expanded in the scope
 sub_cycle raid5 'w=$(for i in $(seq 24); do cat '"$SUB_W"'/text; done | tee /dev/md61 | cksum) && sync &&

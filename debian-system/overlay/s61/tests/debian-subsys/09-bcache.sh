@@ -32,7 +32,7 @@ echo writeback >"/sys/block/$bc/bcache/cache_mode" || fail "cannot set writeback
 echo "bcache: /dev/$bc on $bdev, cache set $cset on $cdev, state $(cat "/sys/block/$bc/bcache/state"), $(grep -o '\[[a-z]*\]' "/sys/block/$bc/bcache/cache_mode")"
 sub_timing "make-bcache and register"
 SUB_SHRINK=("md-bcache:$cset")
-seq 1 160000 | head -c 1048576 >"$SUB_W/text" || fail "cannot write $SUB_W/text"
+sub_text "$SUB_W/text" || fail "cannot write $SUB_W/text"
 sub_atexit "rm -f $SUB_W/text"
 declare -A btc
 # shellcheck disable=SC2329,SC2317  # called by sub_cycle

@@ -15,9 +15,10 @@ dev=$(zramctl --find --size 128M) || fail "zramctl --find --size 128M failed"
 sub_atexit "zramctl --reset $dev"
 name=${dev#/dev/}
 echo "zram: $(zramctl --noheadings --output NAME,ALGORITHM,DISKSIZE "$dev")"
-mkfs.ext4 -q -F -O ^has_journal "$dev" || fail "mkfs.ext4 on $dev failed"
+mkfs.ext4 -q -F -b 4096 -O ^has_journal "$dev" || fail "mkfs.ext4 on $dev failed"
 SUB_SHRINK=("mm-zspool:$name")
-SUB_SLABS=("zs_handle-$name" "zspage-$name")
+SUB_SLABS=()
+echo "zsmalloc's slab caches: $(find /sys/kernel/slab -maxdepth 1 -name 'zs*' -printf '%f ' 2>/dev/null)"
 sub_mount ext4 "$dev" /mnt/s61-zram
 declare -A mm
 # shellcheck disable=SC2329,SC2317  # called by sub_cycle

@@ -12,7 +12,7 @@
 . /s61/subsys.sh
 sub_module VIRTIO_BALLOON virtio_balloon
 sub_debugfs
-d=$(find /sys/bus/virtio/drivers/virtio_balloon -maxdepth 1 -name 'virtio*' -printf '%f\n' 2>/dev/null | head -n 1)
+d=$(find /sys/bus/virtio/drivers/virtio_balloon -mindepth 1 -maxdepth 1 -name 'virtio[0-9]*' -printf '%f\n' 2>/dev/null | head -n 1)
 [ -n "$d" ] || fail "no virtio-balloon device bound to virtio_balloon (tools/debian-boot adds -device virtio-balloon-pci)"
 feat=$(cat "/sys/bus/virtio/devices/$d/features")
 # VIRTIO_BALLOON_F_*: bit 2 deflate-on-oom, 3 free-page-hint, 5 reporting
