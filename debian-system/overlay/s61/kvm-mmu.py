@@ -3,13 +3,19 @@
 
 Usage: kvm-mmu.py
 
-Creates a VM (/dev/kvm) with 1 MiB of memory and one vCPU in real mode
-that writes a byte into each 4 KiB page from 0x20000 to 0x8ffff and halts.
-With kvm_amd/kvm_intel loaded with npt=0/ept=0 the guest runs on shadow
-page tables, which KVM counts (kvm_total_used_mmu_pages: what the x86-mmu
-shrinker counts) and which mmu_shrink_scan zaps. With the VM still open,
-prints its debugfs statistics (/sys/kernel/debug/kvm/PID-FD/) before and
-after drop_caches: "stats-before K=V ...", "stats-after K=V ...".
+Creates a VM (/dev/kvm) with 128 MiB of memory (never backed by huge
+pages: MADV_NOHUGEPAGE) and one vCPU, put straight into 32-bit protected
+mode without paging, that writes a byte into the first page of each 2 MiB
+of its memory and halts. With kvm_amd/kvm_intel loaded with npt=0/ept=0
+the guest runs on shadow page tables: a page table page for each 2 MiB,
+63 of them, which KVM counts (kvm_total_used_mmu_pages, a per-CPU counter
+whose batch is 32: fewer pages stay invisible to the x86-mmu shrinker)
+and which mmu_shrink_scan zaps. With the VM still open, drop_caches is
+written up to 20 times (the shrinker's seeks of 20 makes it scan a fifth
+of its count per call: it defers the rest until a call covers it all)
+until the VM's mmu_recycled statistic grows. Prints its debugfs
+statistics (/sys/kernel/debug/kvm/PID-FD/) before and after:
+"stats-before K=V ...", "stats-after K=V ...", and "drops N".
 Exit 0 when the vCPU halted, 1 otherwise.
 """
 import ctypes
@@ -29,11 +35,12 @@ KVM_SET_REGS = 0x4090AE82
 KVM_GET_SREGS = 0x8138AE83
 KVM_SET_SREGS = 0x4138AE84
 KVM_EXIT_HLT = 5
-MEM = 1 << 20
-# mov ax,0x2000; l: mov ds,ax; mov byte [0],1; add ax,0x100; cmp ax,0x9000;
-# jne l; hlt
-CODE = bytes([0xB8, 0x00, 0x20, 0x8E, 0xD8, 0xC6, 0x06, 0x00, 0x00, 0x01,
-              0x05, 0x00, 0x01, 0x3D, 0x00, 0x90, 0x75, 0xF1, 0xF4])
+MEM = 128 << 20
+# 32-bit: mov eax,0x200000; l: mov byte [eax],1; add eax,0x200000;
+# cmp eax,0x8000000; jne l; hlt
+CODE = bytes([0xB8, 0x00, 0x00, 0x20, 0x00, 0xC6, 0x00, 0x01,
+              0x05, 0x00, 0x00, 0x20, 0x00, 0x3D, 0x00, 0x00, 0x00, 0x08,
+              0x75, 0xF1, 0xF4])
 STATS = ('mmu_cache_miss', 'mmu_shadow_zapped', 'mmu_recycled', 'mmu_pte_write',
          'pages_4k')
 
@@ -47,6 +54,17 @@ def stats(d):
         except OSError:
             out.append('%s=-' % k)
     return ' '.join(out)
+
+
+def stat(d, key, line=None):
+    """Statistic KEY of VM directory D, or from a stats() LINE."""
+    if line is not None:
+        return dict(x.split('=', 1) for x in line.split()).get(key)
+    try:
+        with open(os.path.join(d, key)) as f:
+            return f.read().strip()
+    except OSError:
+        return None
 
 
 def shrinker_count(name):
@@ -69,6 +87,7 @@ def main():
     vm = fcntl.ioctl(kvm, KVM_CREATE_VM, 0)
     mem = mmap.mmap(-1, MEM, mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS,
                     mmap.PROT_READ | mmap.PROT_WRITE)
+    mem.madvise(mmap.MADV_NOHUGEPAGE)
     addr = ctypes.addressof(ctypes.c_char.from_buffer(mem))
     fcntl.ioctl(vm, KVM_SET_USER_MEMORY_REGION, struct.pack('<IIQQQ', 0, 0, 0, MEM, addr))
     mem[0x1000:0x1000 + len(CODE)] = CODE
@@ -77,8 +96,14 @@ def main():
     run = mmap.mmap(vcpu, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
     sregs = bytearray(312)
     fcntl.ioctl(vcpu, KVM_GET_SREGS, sregs, True)
-    struct.pack_into('<Q', sregs, 0, 0)       # cs.base
-    struct.pack_into('<H', sregs, 12, 0)      # cs.selector
+    # flat 32-bit segments (struct kvm_segment: base, limit, selector,
+    # type, present, dpl, db, s, l, g, avl, unusable, padding): cs, then
+    # ds es fs gs ss; cr0.PE (struct kvm_sregs: cr0 at 224)
+    struct.pack_into('<QIHBBBBBBBBBB', sregs, 0, 0, 0xffffffff, 8, 11, 1, 0, 1, 1, 0, 1, 0, 0, 0)
+    for off in (24, 48, 72, 96, 120):
+        struct.pack_into('<QIHBBBBBBBBBB', sregs, off, 0, 0xffffffff, 16, 3, 1, 0, 1, 1, 0, 1, 0, 0, 0)
+    cr0 = struct.unpack_from('<Q', sregs, 224)[0]
+    struct.pack_into('<Q', sregs, 224, cr0 | 1)
     fcntl.ioctl(vcpu, KVM_SET_SREGS, bytes(sregs))
     regs = [0] * 18
     regs[16] = 0x1000                          # rip
@@ -91,11 +116,18 @@ def main():
         if reason == KVM_EXIT_HLT:
             break
     print('vCPU exit reason %d (%s)' % (reason, 'hlt' if reason == KVM_EXIT_HLT else 'not hlt'))
-    print('guest wrote %d of 112 pages' % sum(mem[a] == 1 for a in range(0x20000, 0x90000, 0x1000)))
+    print('guest wrote %d of 63 pages' % sum(mem[a] == 1 for a in range(2 << 20, MEM, 2 << 20)))
     d = '/sys/kernel/debug/kvm/%d-%d' % (os.getpid(), vm)
-    print('stats-before %s' % stats(d))
-    with open('/proc/sys/vm/drop_caches', 'w') as f:
-        f.write('2\n')
+    before = stats(d)
+    print('stats-before %s' % before)
+    drops = 0
+    while drops < 20:
+        with open('/proc/sys/vm/drop_caches', 'w') as f:
+            f.write('2\n')
+        drops += 1
+        if stat(d, 'mmu_recycled') != stat(d, 'mmu_recycled', before):
+            break
+    print('drops %d' % drops)
     print('stats-after %s' % stats(d))
     run.close()
     os.close(vcpu)
