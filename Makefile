@@ -282,15 +282,16 @@ deb: stack
 
 # The Debian 12 system image (docs/debian-system.md): Debian's stock kernel, or
 # DEBS="linux-image-....deb ..." installed with dpkg -i. Needs the network;
-# never part of check.
+# never part of check. DEBIAN_BOOT_ARGS="--suites debian-subsys" runs each
+# converted shrinker's subsystem with its Debian tool (about 3-4 min of TCG).
 debian-image:
 	tools/debian-image $(if $(DEBS),--deb $(DEBS),--kernel stock)
 
 debian-boot:
 	tools/debian-boot $(if $(DEBS),--deb $(DEBS),--kernel stock) $(DEBIAN_BOOT_ARGS)
 
-# tools/debian-image and tools/debian-boot with stub mmdebstrap and qemu (no
-# network, ~15 s).
+# tools/debian-image and tools/debian-boot with stub mmdebstrap, qemu and a
+# stub QMP server (no network, ~25 s).
 debian-image-tests:
 	tests/test-debian-image.sh
 

@@ -7,14 +7,16 @@
 # else; a second run reuses the image; a failed or interrupted build leaves
 # no image and no temporary directory; and tools/debian-boot judges the
 # recorded results of tests/fixtures/debian-image (a good run, a missing
-# test, no "s61-exit:" line, a hang, no power-off, a console splat).
+# test, no "s61-exit:" line, a hang, no power-off, a console splat, the
+# suite debian-subsys and a SKIP in it), and answers the guest's balloon
+# requests over QMP (a stub QMP server).
 # mmdebstrap and qemu-system-x86_64 are stubs in PATH: no network, nothing
 # boots; mkfs.ext4 and debugfs are the real ones, on a tiny root.
 #
 # "seen failing on:" names the deliberate breakage each check was seen to
 # catch (the code was broken in a scratch copy of the repository, this test
 # run there, then restored; 2026-12-06, 56 breaks, every check caught at
-# least one). Every exit-status check of a refusal also failed when
+# least one; 14 more for the debian-subsys checks at the end). Every exit-status check of a refusal also failed when
 # tools/debian-image's usage_err exited 1 (not 2) and when
 # tools/debian-boot's usage() exited 1 (not 3).
 set -u
@@ -340,37 +342,45 @@ run good 1 --config debian-debug
 says "judge: a SKIP under another config is not as expected" "not as expected"
 
 # ---- debian-subsys: --suites, the balloon requests, the manifest ---------
-# (added with the suite, 2026-12-06; each check seen failing on the break
-# its comment names, in a scratch copy)
-# seen failing on: --suites left out of the judging arguments (the stock
-# result of debian-smoke judged: tests missing).
+# (added with the suite, 2026-12-06: 14 more breaks, each check seen
+# failing on the ones its comment names, in a scratch copy)
+# seen failing on: --suites ignored (debian-smoke's tests missing); a rule
+# "debian-subsys.gfs2 SKIP" for config debian in the manifest (its PASS
+# not as expected).
 run subsys 0 --suites debian-subsys
-says "judge: subsys: the recorded debian-subsys run, judged by the manifest" "13 passed, 0 failed, 0 skipped" "all met"
-# seen failing on: s61.suites= written as debian-smoke whatever --suites said.
+# seen failing on: --expect "$MANIFEST" dropped from the judging arguments
+# (no "all met"); a rule "debian-subsys.gfs2 SKIP" for config debian.
+says "judge: subsys: the recorded debian-subsys run, judged by the manifest" "14 passed, 0 failed, 0 skipped" "all met"
+# seen failing on: s61.suites= written as debian-smoke whatever --suites
+# said; --suites ignored.
 expect "judge: subsys: s61.suites=debian-subsys on the kernel command line" called "s61.suites=debian-subsys s61.kver="
 # seen failing on: free-page-hint=on dropped from the -device (no
-# virtio-balloon shrinker in the guest); the -qmp option dropped.
+# virtio-balloon shrinker in the guest).
 expect "judge: subsys: QEMU gets the balloon (free-page-hint, an iothread) and the QMP socket" \
 	called "-object iothread,id=s61io -device virtio-balloon-pci,id=s61balloon,free-page-hint=on,iothread=s61io -qmp unix:$t/run-subsys/qmp.sock,server=on,wait=off"
-# seen failing on: the rule for debian-subsys.* SKIPs under config debian
-# ("*  debian  debian-subsys.*  SKIP  ^kernel lacks") added to the manifest.
+# seen failing on: a rule "*  debian  debian-subsys.gfs2  SKIP  ^kernel
+# lacks" added to the manifest; --expect "$MANIFEST" dropped.
 run subsys-skip 1 --suites debian-subsys
 says "judge: a debian-subsys SKIP (kernel lacks a module) under config debian is not as expected" "debian-subsys.gfs2" "not as expected"
 mark
-# seen failing on: the request loop not called in the watch loop; the
+# seen failing on: host_requests not called in the watch loop; the
 # balloon value computed as MIB (not the memory minus MIB) in bytes.
 run balloon 0 --suites debian-subsys
 expect "balloon: 's61-host: balloon 256' inflates: QMP balloon to 2048 - 256 MiB" \
 	called 'qmp {"arguments": {"value": 1879048192}, "execute": "balloon"}'
-# seen failing on: the requests read once only (the later line never handled).
+# seen failing on: host_requests not called; the value computed as MIB;
+# MIB 0 refused.
 expect "balloon: 's61-host: balloon 0' deflates: QMP balloon to the whole 2048 MiB" \
 	called 'qmp {"arguments": {"value": 2147483648}, "execute": "balloon"}'
-# seen failing on: the '^' dropped from the request pattern (the runner's
-# "# s61-host:" copy acted on); the MIB < memory check removed (4096 sent).
+# seen failing on: the MIB < memory check removed (4096 sent); MIB 0
+# refused; the '^' dropped from the request pattern together with the
+# prefix stripped as '##*s61-host: balloon ' (the runner's "# " copy sent;
+# either alone keeps it out).
 expect "balloon: two balloon commands and no more (4096, 'inflate', the '# ' copy not sent)" \
 	test "$(grep -c '"execute": "balloon"' "$calls")" = 2
 cp "$t/run-balloon/host-requests.log" "$t/out"
-# seen failing on: the refusal not logged (a bad request dropped silently).
+# seen failing on: the refusal not logged (a bad request dropped
+# silently); host_requests not called.
 says "balloon: host-requests.log names what was refused and QEMU's replies" \
 	"s61-host: balloon 4096: refused" "s61-host: inflate 1: refused" '-> {"return": {}}'
 # seen failing on: --mem not checked (QEMU started with -m 100M).
