@@ -100,6 +100,30 @@ stack_has_branch() {
 	return 1
 }
 
+# build_lock WHAT: one kernel build at a time on this machine (two on 2
+# cores only thrash): tools/kbuild and tools/debian-deb, from any clone or
+# worktree, take this lock (fd 9) first and hold it until they exit
+# (checkout included, so a build never sees its tree switched under it).
+build_lock() {
+	local lock=$S61_CACHE/kbuild.lock
+	mkdir -p "$S61_CACHE" || die "cannot make $S61_CACHE"
+	exec 9>>"$lock"
+	if ! flock -n 9; then
+		info "waiting for another kernel build to finish ($(cat "$lock.owner" 2>/dev/null || echo "owner unknown")); one build at a time on this machine"
+		flock 9 || die "cannot take $lock"
+	fi
+	echo "pid $$ building $1 in $S61_WORK" >"$lock.owner"
+}
+
+# build_env: the same paths and stamps in every clone, so that ccache hits
+# across clones and a tree always builds the same kernel.
+build_env() {
+	export CCACHE_BASEDIR=$S61_WORK CCACHE_NOHASHDIR=1
+	export CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime,time_macros
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-12G}
+	export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026" KBUILD_BUILD_USER=s61 KBUILD_BUILD_HOST=qemu
+}
+
 kgit() {
 	git -C "$S61_LINUX" "$@"
 }
