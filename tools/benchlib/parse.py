@@ -77,29 +77,39 @@ def load(rundir):
                 with open(os.path.join(d, "seconds")) as f:
                     run["seconds"] = int(f.read().strip() or 0)
             if os.path.exists(ktap):
-                with open(ktap, errors="replace") as f:
-                    for line in f:
-                        line = line.rstrip("\n")
-                        m = re.search(r"S61BENCH (\{.*\})\s*$", line)
-                        if m:
-                            try:
-                                smp = json.loads(m.group(1))
-                                if phase:
-                                    smp["w"] = phase
-                                run["samples"].append(smp)
-                            except ValueError:
-                                print(f"{PROG}: warning: bad sample in {ktap}: {line}",
-                                      file=sys.stderr)
-                            continue
-                        m = re.match(r"# kernel (\S+)", line)
-                        if m and not run["uname"]:
-                            run["uname"] = m.group(1)
-                        m = re.match(r"(not ok|ok) \d+ (\S+)(.*)", line)
-                        if m:
-                            run["tests"][m.group(2)] = (m.group(1) + m.group(3)).strip()
+                run["samples"], run["tests"], run["uname"] = read_ktap(ktap, phase)
             derive(run)
             runs.append(run)
     return meta, runs
+
+
+def read_ktap(ktap, phase=""):
+    """The samples ("S61BENCH {json}" lines, the workload renamed to phase
+    when given), the results (name -> "ok ..." or "not ok ...") and the
+    kernel ("# kernel RELEASE") of one guest's KTAP result file."""
+    samples, tests, uname = [], {}, ""
+    with open(ktap, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = re.search(r"S61BENCH (\{.*\})\s*$", line)
+            if m:
+                try:
+                    smp = json.loads(m.group(1))
+                    if not isinstance(smp, dict):
+                        raise ValueError("not an object")
+                    if phase:
+                        smp["w"] = phase
+                    samples.append(smp)
+                except ValueError:
+                    print(f"{PROG}: warning: bad sample in {ktap}: {line}", file=sys.stderr)
+                continue
+            m = re.match(r"# kernel (\S+)", line)
+            if m and not uname:
+                uname = m.group(1)
+            m = re.match(r"(not ok|ok) \d+ (\S+)(.*)", line)
+            if m:
+                tests[m.group(2)] = (m.group(1) + m.group(3)).strip()
+    return samples, tests, uname
 
 
 def derive(run):
@@ -355,3 +365,25 @@ def host_loads(runs):
         except (ValueError, IndexError):
             pass
     return out
+
+
+# The Debian system comparison (tools/debian-compare, issue #27 section 3):
+# the samples of the guest suite debian-bench, per kernel (stock, base, top)
+# over the rounds. The dcont samples carry "n" (the containers of the run):
+# taken per (w, m, n), one row per N seen.
+# (workload, metric, how, label, unit)
+DEBIAN_ROWS = [
+    ("dcont", "setup_ms", "median", "containers: start of the N scopes", "ms"),
+    ("dcont", "reclaim_ms", "median", "containers: memory.reclaim of them", "ms"),
+    ("dcont", "mount_p50_ms", "median", "containers: tmpfs mount p50", "ms"),
+    ("dcont", "mount_p99_ms", "median", "containers: tmpfs mount p99", "ms"),
+    ("dcont", "umount_p99_ms", "median", "containers: tmpfs umount p99", "ms"),
+    ("dcont", "limit_events", "median", "containers: memory.max events", "events"),
+    ("dcont", "teardown_ms", "median", "containers: stop of the N scopes", "ms"),
+    ("dp1", "mount_ms", "median", "P1 tmpfs mount while a shrinker is held", "ms"),
+    ("dp1", "umount_ms", "median", "P1 tmpfs umount while held", "ms"),
+    ("dp2", "ops_per_s", "median", "P2 stress-ng --ramfs", "bogo ops/s"),
+    ("dboot", "kernel_ms", "median", "boot: kernel (systemd-analyze)", "ms"),
+    ("dboot", "userspace_ms", "median", "boot: userspace to multi-user", "ms"),
+    ("dboot", "total_ms", "median", "boot: total", "ms"),
+]
