@@ -16,7 +16,8 @@
 # "seen failing on:" names the deliberate breakage each check was seen to
 # catch (the code was broken in a scratch copy of the repository, this test
 # run there, then restored; 2026-12-06, 56 breaks, every check caught at
-# least one; 14 more for the debian-subsys checks at the end). Every exit-status check of a refusal also failed when
+# least one; 14 more for the debian-subsys checks at the end; 3 more for
+# the test module's package, s61-testmod-*). Every exit-status check of a refusal also failed when
 # tools/debian-image's usage_err exited 1 (not 2) and when
 # tools/debian-boot's usage() exited 1 (not 3).
 set -u
@@ -136,6 +137,7 @@ deb() {
 }
 deb linux-image-6.1.0-test-amd64 1
 deb hello-s61 1
+deb s61-testmod-6.1.0-test-amd64 1
 
 # ---- tools/debian-image: refusals, before anything is built --------------
 # seen failing on: the check of "no kernel" removed (the build went on).
@@ -155,6 +157,17 @@ says "image: no .deb: says so" "not a .deb"
 # seen failing on: the linux-image-* case removed (any package accepted).
 expect "image: --deb of a package that is no linux-image refused (exit 2)" rc_is 2 img --deb "$t/debs/hello-s61.deb"
 says "image: not a kernel: names the package and the one to give" "package 'hello-s61' is not a kernel" "linux-image-\*.deb"
+# seen failing on: the case accepting linux-image-* only (as before the
+# test module's package).
+expect "image: --deb of a kernel with its s61-testmod package accepted" \
+	rc_is 0 img --deb "$t/debs/linux-image-6.1.0-test-amd64.deb" "$t/debs/s61-testmod-6.1.0-test-amd64.deb" --free 8 --print-key
+# seen failing on: the no-kernel-among-the-.debs check removed (it went on
+# to a build that finds no kernel).
+expect "image: --deb of an s61-testmod package alone refused (exit 2)" \
+	rc_is 2 img --deb "$t/debs/s61-testmod-6.1.0-test-amd64.deb" --free 8
+# seen failing on: the same; the case accepting linux-image-* only (then
+# "is not a kernel" instead).
+says "image: testmod alone: the way out" "no kernel among them" "linux-image-\*.deb or --kernel stock"
 # seen failing on: --deb ending at the last argument only (it took none).
 expect "image: --deb without a file refused (exit 2)" rc_is 2 img --deb --kernel stock
 # seen failing on: the catch-all case ignoring an unknown argument.
@@ -163,7 +176,8 @@ says "image: unknown option named" "unknown argument '--colour'"
 # seen failing on: --free matched with '.*'.
 expect "image: --free that is no number refused (exit 2)" rc_is 2 img --kernel stock --free lots
 # seen failing on: each refusal of a kernel (no kernel, --kernel foo, a .deb
-# of another package, --deb with no file, an unknown option, --free lots) removed.
+# of another package, --deb with no file, an unknown option, --free lots,
+# an s61-testmod .deb without a kernel) removed.
 expect "image: no refusal ran mmdebstrap" no_calls
 
 # ---- the cache key ----------------------------------------------------------
@@ -211,6 +225,10 @@ deb linux-image-6.1.0-test-amd64 2
 # seen failing on: the .debs left out of the key.
 expect "key: another .deb content, another key" \
 	test "$(img --deb "$t/debs/linux-image-6.1.0-test-amd64.deb" --free 8 --print-key)" != "$kd"
+# seen failing on: the .debs left out of the key.
+expect "key: the test module's package changes it" \
+	test "$(img --deb "$t/debs/linux-image-6.1.0-test-amd64.deb" "$t/debs/s61-testmod-6.1.0-test-amd64.deb" --free 8 --print-key)" != \
+	"$(img --deb "$t/debs/linux-image-6.1.0-test-amd64.deb" --free 8 --print-key)"
 # seen failing on: --print-key ignored (a build ran).
 expect "key: --print-key built nothing" no_calls
 
