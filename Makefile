@@ -16,6 +16,9 @@
 #   make deb       the top and base as Debian packages with Debian's own
 #                  config, reduced (tools/debian-deb; .work/debs/); DEB_ARGS
 #                  e.g. --flavour debug; never part of check
+#   make debian-compare  one Debian image booted on Debian's stock kernel, base
+#                  and the series built with Debian's config (tools/debian-compare;
+#                  docs/debian-bench/); DEBIAN_COMPARE_ARGS; never part of check
 # Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack;
 # check and check-top refuse any other), RACE_SECS (60; .ci/run pins it),
 # SOAK_SECS (600), SOAK_ONLY (soak only these race tests, e.g. memcg-races;
@@ -35,7 +38,8 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 	check-top-branch ci-run-tests check-commits-tests \
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
-	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests
+	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
+	debian-compare debian-compare-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -77,7 +81,7 @@ lint: deps-lint
 
 tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
-	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests
+	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -294,6 +298,20 @@ debian-boot:
 # stub QMP server (no network, ~25 s).
 debian-image-tests:
 	tests/test-debian-image.sh
+
+# The same Debian image booted alternately on Debian's stock kernel, base
+# and the series built with Debian's reduced config (the .debs of make deb
+# in .work/debs; a kernel without its .deb is left out and named), rounds
+# with the order rotated; the report in docs/debian-bench/ and
+# docs/debian-system.md. Needs the network; never part of check.
+# DEBIAN_COMPARE_ARGS e.g. "--rounds 5 --n 50" or "--kernels stock,top".
+debian-compare:
+	tools/debian-compare $(DEBIAN_COMPARE_ARGS)
+
+# tools/debian-compare and tools/debian-report.py with stub debian-image
+# and debian-boot on synthetic samples (no boot, ~10 s).
+debian-compare-tests:
+	tests/test-debian-compare.sh
 
 clean-work:
 	rm -rf .work
