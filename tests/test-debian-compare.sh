@@ -18,7 +18,7 @@
 #
 # "seen failing on:" names the deliberate breakage each check was seen to
 # catch (the code broken in a scratch copy, this test run there, the code
-# restored; 2026-12-06, 61 breaks, every check caught at least one).
+# restored; 2026-12-06, 62 breaks, every check caught at least one).
 set -u
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
@@ -204,7 +204,7 @@ expect "the order rotates per round: stock base top, base top stock, top stock b
 # seen failing on: --n not passed to the boot; the judging arguments the same
 # for every kernel.
 expect "each boot: the image, its --kver, --suites, --n, --append and its run directory" \
-	grep -qF -- "--kver 6.1.192-s61base --suites debian-bench --n 7 --timeout 1800 --out $R/runs/r1-base --quiet --target base --config debian-s61 --append s61.x=1" "$calls"
+	grep -qF -- "--kver 6.1.192-s61base --suites debian-bench --timeout 1800 --out $R/runs/r1-base --quiet --target base --config debian-s61 --n 7 --append s61.x=1" "$calls"
 # seen failing on: the judging arguments the same for every kernel.
 expect "stock judged as base/debian, top as top/debian-s61" \
 	bash -c "grep -q -- '--kver 6.1.0-57-amd64 .*--target base --config debian\( \|$\)' '$calls' && grep -q -- '--kver 6.1.192-s61 .*--target top --config debian-s61' '$calls'"
@@ -294,6 +294,9 @@ mark
 # seen failing on: --deb taking one file only (base then missing).
 expect "5 rounds of base and top (--kernels base,top, --deb)" \
 	rc_is 0 dc --deb "$D/$TOP" "$D/$BASE" --kernels base,top --rounds 5 --out "$t/run5" --no-docs
+# seen failing on: --n passed always (a default of 20 over the tests' own).
+expect "  ... without --n, no --n to tools/debian-boot (the tests' own N)" \
+	test "$(grep -c -- '^boot .* --n ' "$calls")" = 0
 # seen failing on: the rotation removed.
 expect "  ... base top, top base, ... alternate" \
 	test "$(grep '^boot ' "$calls" | sed 's/.*--kver \([^ ]*\) .*/\1/' | paste -sd' ')" = \

@@ -243,7 +243,7 @@ def markdown(meta, runs, R, png, have_png, json_path):
              f"per round; QEMU TCG, "
              f"{meta.get('smp', 2)} vCPUs, {meta.get('mem', '2048M')}; suites `{meta.get('suites')}`"
              + (f" (only `{meta['only']}`)" if meta.get("only") else "")
-             + f", `s61.n={meta.get('n')}`" + (f", `{meta['append']}`" if meta.get("append") else "")
+             + (f", `s61.n={meta['n']}`" if meta.get("n") else ", no `--n` (the tests' own N)") + (f", `{meta['append']}`" if meta.get("append") else "")
              + f"; started {meta.get('date', '?')}" + (", **interrupted**" if meta.get("interrupted") else "")
              + ".")
     L.append("")
@@ -307,6 +307,9 @@ def plot(meta, R, png):
               "set key top right horizontal", "set offsets 0, 0, graph 0.2, 0", "set xtics rotate by -25",
               "set grid ytics", "set xtics nomirror"]
     for i, (title, logy, items) in enumerate(PANELS):
+        ns = {byk[k]["n"] for k in items if k in byk and byk[k]["n"] is not None}
+        if ns:
+            title = title.replace(" (", f", N={max(ns)} (", 1)
         dat = os.path.join(tmp, f"p{i}.dat")
         floor = 0.1 if logy else 0
         with open(dat, "w") as f:
@@ -401,7 +404,7 @@ def page(md_path, rep_dir):
         base = os.path.join(rep_dir, os.path.splitext(name)[0])
         L.append(f"Newest comparison: [{shown(base + '.md')}]({os.path.relpath(base + '.md', mdir)}) "
                  f"({meta.get('stamp', '?')}; kernels {meta['kernels']}; {meta.get('rounds')} rounds; "
-                 f"suites {meta.get('suites')}, s61.n={meta.get('n')}).")
+                 f"suites {meta.get('suites')}" + (f", s61.n={meta['n']}" if meta.get("n") else "") + ").")
         L.append("")
         L.append(table_md(meta, runs, R, [r for r in runs if not ok(r)]))
         if os.path.exists(base + ".png"):
