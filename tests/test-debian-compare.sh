@@ -18,7 +18,7 @@
 #
 # "seen failing on:" names the deliberate breakage each check was seen to
 # catch (the code broken in a scratch copy, this test run there, the code
-# restored; 2026-12-06, 62 breaks, every check caught at least one).
+# restored; 2026-12-06, 63 breaks, every check caught at least one).
 set -u
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
@@ -172,6 +172,10 @@ says "  ... names it" "$t/nope.deb: no such file"
 expect "refused: an unknown suite (exit 2)" rc_is 2 dc --debs "$D" --suites debian-nosuch
 # seen failing on: the same.
 says "  ... names the suites there are" "no suite 'debian-nosuch'" "debian-bench" "debian-smoke"
+# seen failing on: the --debs directory check removed (stock alone booted).
+expect "refused: --debs of a directory that is not there (exit 2)" rc_is 2 dc --debs "$t/nodir"
+# seen failing on: the same.
+says "  ... names it" "--debs $t/nodir: no such directory"
 echo x >"$t/afile"
 # seen failing on: the --out check removed.
 expect "refused: --out that is a file (exit 2)" rc_is 2 dc --debs "$D" --out "$t/afile"
@@ -179,7 +183,8 @@ expect "refused: --out that is a file (exit 2)" rc_is 2 dc --debs "$D" --out "$t
 expect "refused: --report-only of a directory that is no run (exit 2)" rc_is 2 dc --report-only "$t/nodebs"
 # seen failing on: the refusal of an unknown option, of --rounds 0, of --n
 # many, of --kernels top without its .deb, of a kernel twice, of a headers
-# .deb, of an unknown suite and of an --out that is a file, each removed
+# .deb, of an unknown suite, of --debs of no directory and of an --out that
+# is a file, each removed
 # (the image was made).
 expect "no refusal made an image or booted" no_calls
 
