@@ -70,9 +70,9 @@ lint: deps-lint
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -x -e SC1091 -s bash rootfs-overlay/s61/init rootfs-overlay/s61/lib.sh rootfs-overlay/s61/ktap.sh \
 		rootfs-overlay/s61/tests/*/*.sh
-	shellcheck -x -e SC1091 -s bash debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/tests/*/*.sh
+	shellcheck -x -e SC1091 -s bash debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/dbench.sh debian-system/overlay/s61/tests/*/*.sh
 	tools/lint-awk
-	tools/lint-awk debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/tests/*/*.sh
+	tools/lint-awk debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/dbench.sh debian-system/overlay/s61/tests/*/*.sh
 	@# tools/lib.sh sets pipefail: 'cmd | grep -q' fails by SIGPIPE, at random,
 	@# when grep exits at its first match; grep a file or a here-string.
 	@! grep -d skip -nE '^[^#]*\| *grep -[a-zA-Z]*q' tools/* qemu/* .ci/run || \
