@@ -8,8 +8,13 @@
 # no image and no temporary directory; and tools/debian-boot judges the
 # recorded results of tests/fixtures/debian-image (a good run, a missing
 # test, no "s61-exit:" line, a hang, no power-off, a console splat, the
-# suite debian-subsys and a SKIP in it), and answers the guest's balloon
-# requests over QMP (a stub QMP server).
+# suite debian-subsys and a SKIP in it, the suite debian-bench and its
+# dp1 SKIP, allowed for the stock kernel only), and answers the guest's
+# balloon requests over QMP (a stub QMP server). For debian-bench also:
+# tools/benchlib reads the recorded samples, and the guest's runner and
+# debian-bench.dboot, run on this host with their guest paths moved into
+# the test's directory, forward the samples and judge systemd-analyze's
+# line.
 # mmdebstrap and qemu-system-x86_64 are stubs in PATH: no network, nothing
 # boots; mkfs.ext4 and debugfs are the real ones, on a tiny root.
 #
@@ -71,6 +76,7 @@ good|nooff) r=result-stock-good.ktap ;;
 missing) r=result-missing-test.ktap ;;
 noexit|hang) r=result-no-exit.ktap ;;
 subsys*|balloon) r=result-subsys-good.ktap ;;
+bench) r=result-bench-good.ktap ;;
 esac
 cp "$fx/console-stock-good.log" "\$con"
 [ "\${STUB_QEMU:-}" != splat ] || { r=result-stock-good.ktap; echo '[  100.000000] WARNING: CPU: 1 PID: 3000 at mm/vmscan.c:800 shrink_slab+0x1/0x2' >>"\$con"; }
@@ -410,6 +416,101 @@ says "balloon: host-requests.log names what was refused and QEMU's replies" \
 # seen failing on: --mem not checked (QEMU started with -m 100M).
 expect "boot: --mem below 256M refused (exit 3)" rc_is 3 boot --image "$image" --mem 100M
 says "boot: --mem: says what it wants" "want a size of 256M or more"
+
+# ---- debian-bench: the manifest, --n, the samples --------------------------
+# (added with the suite, 2026-12-06; each check seen failing, in a scratch
+# copy, on the break its comment names)
+# seen failing on: the manifest's rule for debian-bench.dp1 removed (its
+# SKIP on the stock kernel not as expected).
+run bench 0 --suites debian-bench
+# seen failing on: the manifest's rule for debian-bench.dp1 removed.
+says "judge: bench: the recorded stock run, dp1's SKIP as the manifest expects" "3 passed, 0 failed, 1 skipped" "all met"
+# seen failing on: the rule's target '*' instead of base (a .deb of ours
+# without the module would pass).
+run bench 1 --suites debian-bench --target top
+says "judge: bench: dp1's SKIP on a .deb of the series (target top) is not as expected" "debian-bench.dp1" "not as expected"
+# seen failing on: the rule's config '*' instead of debian.
+run bench 1 --suites debian-bench --config debian-debug
+says "judge: bench: dp1's SKIP under another config is not as expected" "debian-bench.dp1" "not as expected"
+# The samples as tools/benchlib reads them (its parse.load on a run
+# directory of one round holding the recorded result): every workload and
+# metric tools/debian-compare judges, dcont's with "n".
+# seen failing on: the fixture's dcont lines without their "n" member
+# (sed); dcont's umount_p99_ms renamed in the fixture.
+mkdir -p "$t/bl/runs/r1-a" "$t/bl/runs/r1-b"
+printf 'rounds=1\nkernel_a=a\nkernel_b=b\n' >"$t/bl/meta.env"
+cp "$fx/result-bench-good.ktap" "$t/bl/runs/r1-a/result.ktap"
+cp "$fx/result-bench-good.ktap" "$t/bl/runs/r1-b/result.ktap"
+bench_samples() {
+	PYTHONPATH=$here/tools python3 - "$t/bl" <<'PY'
+import sys
+from benchlib import parse
+meta, runs = parse.load(sys.argv[1])
+got = {(s["w"], s["m"], s.get("n")) for s in runs[0]["samples"] if isinstance(s["v"], (int, float))}
+want = {("dboot", m, None) for m in ("kernel_ms", "userspace_ms", "total_ms")}
+want |= {("dp2", "ops_per_s", None)}
+want |= {("dcont", m, 50) for m in ("setup_ms", "reclaim_ms", "mount_p50_ms", "mount_p99_ms",
+                                    "umount_p99_ms", "limit_events", "teardown_ms")}
+missing = want - got
+print("missing:", sorted(missing, key=str) or "none")
+sys.exit(1 if missing else 0)
+PY
+}
+expect "bench: benchlib reads every sample of the recorded run (dboot, dp2, dcont with n=50)" bench_samples
+# The runner and debian-bench.dboot themselves, on this host: copies with
+# their guest paths moved into $t/g (the result port a file, /proc/cmdline
+# a file), systemctl and systemd-analyze stubs; STUB_ANALYZE is the line
+# systemd-analyze time prints.
+g=$t/g
+mkdir -p "$g/s61/tests/debian-bench" "$g/bin" "$g/run"
+guest_copy() {
+	sed -e "s#/s61/#$g/s61/#g" -e "s#/proc/cmdline#$g/cmdline#" -e "s#/run/#$g/run/#g" \
+		-e "s#/sys/class/tty/ttyS1/type#$g/ttyS1.type#" -e "s#/dev/ttyS1#$g/result.ktap#g" \
+		-e "s#^export PATH=#export PATH=$g/bin:#" "$1" >"$2"
+}
+guest_copy "$P/debian-system/overlay/s61/debian-run" "$g/s61/debian-run"
+guest_copy "$P/rootfs-overlay/s61/lib.sh" "$g/s61/lib.sh"
+guest_copy "$P/rootfs-overlay/s61/ktap.sh" "$g/s61/ktap.sh"
+guest_copy "$P/debian-system/overlay/s61/dbench.sh" "$g/s61/dbench.sh"
+guest_copy "$P/debian-system/overlay/s61/tests/debian-bench/01-dboot.sh" "$g/s61/tests/debian-bench/01-dboot.sh"
+echo 4 >"$g/ttyS1.type"
+echo "root=/dev/vda s61.suites=debian-bench s61.only=dboot" >"$g/cmdline"
+# shellcheck disable=SC2016  # the stubs' own $1 and $STUB_ANALYZE
+printf '#!/bin/sh\n[ "$1" = is-system-running ] && echo running\nexit 0\n' >"$g/bin/systemctl"
+# shellcheck disable=SC2016
+printf '#!/bin/sh\necho "$STUB_ANALYZE"\necho "multi-user.target reached after 42.6s in userspace"\n' >"$g/bin/systemd-analyze"
+chmod +x "$g/bin/"*
+# guest_run LINE: the runner with systemd-analyze printing LINE; its
+# result port in $t/out.
+guest_run() {
+	rm -f "$g/result.ktap"
+	STUB_ANALYZE=$1 bash "$g/s61/debian-run" >/dev/null 2>&1
+	cp "$g/result.ktap" "$t/out"
+}
+# The line of the first real stock run of the suite (2026-12-06; the
+# fixture's run printed "= 56.361s").
+guest_run "Startup finished in 17.660s (kernel) + 42.649s (userspace) = 1min 310ms"
+# seen failing on: the runner's copy of a test's output ('out "# $l"')
+# removed; dboot's "min" unit dropped from span_ms (the total unreadable).
+says "dboot: the runner forwards the samples as '# S61BENCH' diagnostics" \
+	'# S61BENCH {"w":"dboot","m":"kernel_ms","v":17660.000}' \
+	'# S61BENCH {"w":"dboot","m":"userspace_ms","v":42649.000}' \
+	'# S61BENCH {"w":"dboot","m":"total_ms","v":60310.000}' "ok 1 debian-bench.dboot"
+# seen failing on: the runner's glob of a suite's tests made '*.bash' (no
+# test run: 1..0); dboot's "min" unit dropped from span_ms (not ok).
+expect "dboot: the runner's result is a complete run for ktap-summary" \
+	python3 "$P/qemu/ktap-summary" --suites debian-bench --only dboot --tests-dir "$P/debian-system/overlay/s61/tests" "$t/out"
+guest_run "Startup finished in 2.100s (kernel) + 3.400s (initrd) + 22.500s (userspace) = 28.000s"
+# seen failing on: the initrd phase left out of the sum (the parts did not
+# add up: not ok).
+says "dboot: an initrd phase is no sample, the parts add up" "an initrd phase of 3400.000 ms" \
+	'# S61BENCH {"w":"dboot","m":"total_ms","v":28000.000}' "ok 1 debian-bench.dboot"
+guest_run "Startup finished in 11.802s (kernel) + 22.512s (userspace) = 44.314s"
+# seen failing on: the check of the sum removed (the line taken as it was).
+says "dboot: parts that do not add up to the total fail" "do not add up to its total" "not ok 1 debian-bench.dboot"
+guest_run "Bootup is not yet finished (org.freedesktop.systemd1.Manager.FinishTimestampMonotonic=0)."
+# seen failing on: the "Startup finished" check's fail turned into a skip.
+says "dboot: an unfinished boot fails" "no 'Startup finished' line" "not ok 1 debian-bench.dboot"
 
 echo "1..$((pass + fail))"
 echo "debian-image-tests: $pass passed, $fail failed"
