@@ -44,7 +44,7 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
-check: check-top-branch deps deps-lint lint stack tools-tests checkpatch b4-tests boot-test check-top
+check: check-top-branch deps deps-lint lint check-claims stack tools-tests checkpatch b4-tests boot-test check-top
 	@echo "make check: all passed"
 
 check-full: check faults soak coverage
