@@ -325,8 +325,17 @@ before=$(outside)
 expect "with docs: exit 0" rc_is 0 dc --debs "$D" --rounds 1 --out "$t/rundocs"
 stamp=$(sed -n 's/^stamp=//p' "$t/rundocs/meta.env")
 # seen failing on: the report written into the run directory whatever --no-docs said.
-expect "  ... docs/debian-bench/<stamp>.md, .json, .png" \
-	test -s "$P/docs/debian-bench/$stamp.md" -a -s "$P/docs/debian-bench/$stamp.json" -a -s "$P/docs/debian-bench/$stamp.png"
+expect "  ... docs/debian-bench/<stamp>.md, .json" \
+	test -s "$P/docs/debian-bench/$stamp.md" -a -s "$P/docs/debian-bench/$stamp.json"
+if command -v gnuplot >/dev/null; then
+	# seen failing on: plot() not called (no PNG).
+	check "  ... and docs/debian-bench/<stamp>.png" test -s "$P/docs/debian-bench/$stamp.png"
+else
+	# A fresh Debian 12 has no gnuplot ('make check' installs none; tools/deps
+	# bench does): the report says "no plot", the rest is checked all the same.
+	skip=$((skip + 1))
+	echo "ok $((pass + fail + skip)) the docs plot # SKIP gnuplot is not installed (tools/deps bench installs it)"
+fi
 # seen failing on: --page not called after the report.
 expect "  ... the section of docs/debian-system.md names it" grep -q "Newest comparison: \[docs/debian-bench/$stamp.md\]" "$P/docs/debian-system.md"
 # seen failing on: the page written from BEGIN to the end of the file.
