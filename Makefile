@@ -39,7 +39,7 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
 	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
-	debian-compare debian-compare-tests
+	debian-compare debian-compare-tests debian-deb-check-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -81,7 +81,8 @@ lint: deps-lint
 
 tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
-	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests
+	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
+	debian-deb-check-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -312,6 +313,12 @@ debian-compare:
 # and debian-boot on synthetic samples (no boot, ~10 s).
 debian-compare-tests:
 	tests/test-debian-compare.sh
+
+# tools/debian-deb-check (run by tools/debian-deb on the s61-testmod
+# package it packs) on synthetic .debs: a good one passes, each broken one
+# fails; tools/testmod refuses a bad --install.
+debian-deb-check-tests:
+	tests/test-debian-deb-check.sh
 
 clean-work:
 	rm -rf .work
