@@ -68,3 +68,21 @@ ktap_lava_line() {
 	esac
 	printf 's61-lava-result: %s %s\n' "${BASH_REMATCH[2]}" "$state"
 }
+
+# ktap_state TAINTED LOCKDEP_STATS: the init's closing report of the
+# kernel's state, which the host judges (qemu/ktap-summary): the taint mask
+# from TAINTED (/proc/sys/kernel/tainted) and lockdep's debug_locks from
+# the "debug_locks:" line of LOCKDEP_STATS (/proc/lockdep_stats), "absent"
+# when that file is not there (a kernel without lockdep). A value it cannot
+# read is "unreadable", which the host fails.
+ktap_state() {
+	local ta dl=absent
+	ta=$(cat "$1" 2>/dev/null) || ta=
+	case $ta in '' | *[!0-9]*) ta=unreadable ;; esac
+	if [ -e "$2" ]; then
+		dl=$(awk '$1 == "debug_locks:" { print $2; exit }' "$2" 2>/dev/null)
+		case $dl in 0 | 1) ;; *) dl=unreadable ;; esac
+	fi
+	echo "# s61-tainted: $ta"
+	echo "# s61-debug-locks: $dl"
+}
