@@ -12,7 +12,8 @@
  *
  * Load-time parameters: nr_objects, block, sleep_ms, memcg_aware, numa_aware,
  * nonslab (needs memcg_aware), leak (a negative control for kmemleak: load
- * leaks one object on purpose). Run-time control and state are in debugfs,
+ * leaks one 256-byte object on purpose, from s61_leak_object()). Run-time
+ * control and state are in debugfs,
  * /sys/kernel/debug/s61_shrinker_test/:
  *   nr_objects  (rw) objects that count_objects reports
  *   block       (rw) 1: the next scan waits for release
@@ -30,6 +31,10 @@
  *   api         (r)  "new" (shrinker_alloc) or "old" (register_shrinker)
  *   lockless    (r)  "yes" when the kernel's shrinker header has the
  *                    lockless pinning (shrinker_try_get), else "no"
+ *   kasan_uaf   (w)  negative control for KASAN: read an object the
+ *                    module has just freed (see s61_kasan_uaf_write())
+ *   lockdep_abba (w) negative control for lockdep: take two mutexes in
+ *                    both orders (see s61_lockdep_abba_write())
  * The shrinker is named "s61-test" (debugfs: shrinker/s61-test-<id>).
  *
  * It builds against both shrinker APIs: the shrinker_alloc() family where
@@ -105,7 +110,10 @@ MODULE_PARM_DESC(nonslab, "register with SHRINKER_NONSLAB (needs memcg_aware)");
 
 static bool leak;
 module_param(leak, bool, 0444);
-MODULE_PARM_DESC(leak, "1: leak one object at load, so that kmemleak has something to report");
+MODULE_PARM_DESC(leak, "1: leak one 256-byte object at load, so that kmemleak has something to report");
+
+/* kmalloc-256: kmemleak reports the cache's object size, so this one. */
+#define S61_LEAK_SIZE 256
 
 /* An item on the list_lru, in a pinned user page (see memcg_item). */
 struct s61_item {
@@ -634,6 +642,105 @@ static void s61_churn_exit(void)
 }
 #endif
 
+/*
+ * Negative controls: deliberate bugs that the debug kernel's checkers must
+ * report, each fired by a guest test only when the kernel command line
+ * asks for it (rootfs-overlay/s61/tests/controls/). The host requires the
+ * report (qemu/run --expect-splat and --expect-in-splat name this
+ * module's functions, lock names and object size), so a checker that
+ * stopped working fails make check.
+ */
+
+/*
+ * leak=1: one object nobody frees or points to. Not __init: the module
+ * stays loaded, so kmemleak's backtrace of the object names this function
+ * when it is printed after the scan (the init text is gone by then). The
+ * message after the allocation keeps the call from being a tail call,
+ * which would take this frame out of the backtrace.
+ */
+static noinline bool s61_leak_object(void)
+{
+	void *p = kmalloc(S61_LEAK_SIZE, GFP_KERNEL);
+
+	if (!p)
+		return false;
+	pr_info("leak=1: leaked a %d-byte object on purpose (s61_leak_object)\n",
+		S61_LEAK_SIZE);
+	return true;
+}
+
+struct s61_uaf_obj {
+	unsigned long magic;
+	char pad[120];
+};
+
+/*
+ * kasan_uaf: any write allocates a 128-byte object (kmalloc-128), frees
+ * it and reads 8 bytes of it: KASAN reports "BUG: KASAN: use-after-free in
+ * s61_kasan_uaf_write", read of size 8, the object freed by this task, and
+ * taints the kernel B (and turns lockdep off). Without KASAN the read
+ * finds stale slab memory and nothing is reported.
+ */
+static ssize_t s61_kasan_uaf_write(struct file *file, const char __user *buf,
+				   size_t len, loff_t *ppos)
+{
+	struct s61_uaf_obj *obj;
+	unsigned long v;
+
+	obj = kmalloc(sizeof(*obj), GFP_KERNEL);
+	if (!obj)
+		return -ENOMEM;
+	obj->magic = 0x5361;
+	kfree(obj);
+	/* The use after free, on purpose. */
+	v = READ_ONCE(obj->magic);
+	pr_info("kasan_uaf: read %#lx from a freed %zu-byte object\n", v, sizeof(*obj));
+	return len;
+}
+
+static const struct file_operations s61_kasan_uaf_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = s61_kasan_uaf_write,
+	.llseek = noop_llseek,
+};
+
+/*
+ * lockdep_abba: any write takes s61_lock_a then s61_lock_b, drops both,
+ * then takes them the other way round. Lockdep reports "possible circular
+ * locking dependency" naming both locks and turns itself off. Nothing can
+ * deadlock: the writer takes s61_abba_gate around it all, so two writers
+ * never hold one lock each.
+ */
+static DEFINE_MUTEX(s61_abba_gate);
+static DEFINE_MUTEX(s61_lock_a);
+static DEFINE_MUTEX(s61_lock_b);
+
+static ssize_t s61_lockdep_abba_write(struct file *file, const char __user *buf,
+				      size_t len, loff_t *ppos)
+{
+	mutex_lock(&s61_abba_gate);
+	mutex_lock(&s61_lock_a);
+	mutex_lock(&s61_lock_b);
+	mutex_unlock(&s61_lock_b);
+	mutex_unlock(&s61_lock_a);
+	/* The other order, on purpose: b -> a after a -> b. */
+	mutex_lock(&s61_lock_b);
+	mutex_lock(&s61_lock_a);
+	mutex_unlock(&s61_lock_a);
+	mutex_unlock(&s61_lock_b);
+	mutex_unlock(&s61_abba_gate);
+	pr_info("lockdep_abba: took s61_lock_a and s61_lock_b in both orders\n");
+	return len;
+}
+
+static const struct file_operations s61_lockdep_abba_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = s61_lockdep_abba_write,
+	.llseek = noop_llseek,
+};
+
 /* Read-only constant strings ("api", "lockless"). */
 static ssize_t s61_str_read(struct file *file, char __user *buf, size_t len,
 			    loff_t *ppos)
@@ -668,6 +775,8 @@ static void s61_debugfs_init(struct s61_test *t)
 	debugfs_create_file("api", 0444, dir, (void *)(S61_API "\n"), &s61_str_fops);
 	debugfs_create_file("lockless", 0444, dir, (void *)(S61_LOCKLESS "\n"),
 			    &s61_str_fops);
+	debugfs_create_file("kasan_uaf", 0200, dir, NULL, &s61_kasan_uaf_fops);
+	debugfs_create_file("lockdep_abba", 0200, dir, NULL, &s61_lockdep_abba_fops);
 }
 
 static unsigned int s61_shrinker_flags(void)
@@ -771,13 +880,9 @@ static int __init s61_init(void)
 		pr_err("cannot register the shrinker: %d\n", ret);
 		return ret;
 	}
-	if (leak) {
-		/* Unreferenced once this returns: kmemleak must report it. */
-		if (!kmalloc(200, GFP_KERNEL))
-			pr_warn("leak=1: the allocation to leak failed\n");
-		else
-			pr_info("leak=1: leaked a 200-byte object on purpose\n");
-	}
+	/* Unreferenced once it returns: kmemleak must report it. */
+	if (leak && !s61_leak_object())
+		pr_warn("leak=1: the allocation to leak failed\n");
 	pr_info("loaded: %s API, lockless %s, nr_objects %lu, block %d, flags %#x\n",
 		S61_API, S61_LOCKLESS, nr_objects, block,
 		s61_shrinker_flags());
