@@ -42,6 +42,23 @@ testmod_ready() {
 	[ ! -d /sys/module/s61_shrinker_test ] || fail "s61_shrinker_test is loaded already"
 }
 
+# For a negative control (tests/controls/) that fires on a write to the
+# test module's debugfs file $3: SKIP ("$2 control not asked for") unless
+# the kernel command line asks for it (s61.control=$1, or a comma list
+# with $1), then load the module; fails when that cannot be done. Sets
+# CONTROL_FILE to the debugfs file.
+control_load() {
+	local word=$1 what=$2
+	case ",$(cmdline_arg s61.control)," in
+	*,"$word",*) ;;
+	*) skip "$what control not asked for (s61.control=$word)" ;;
+	esac
+	CONTROL_FILE=/sys/kernel/debug/s61_shrinker_test/$3
+	testmod_ready || fail "the $what control needs the test module: the kernel has no module support"
+	insmod "$S61_KO" || fail "cannot load the test module"
+	[ -w "$CONTROL_FILE" ] || fail "no $CONTROL_FILE: the test module has no $what control"
+}
+
 # Shrinker names in debugfs without their "-<id>" suffix, one per line.
 shrinker_names() {
 	local d
