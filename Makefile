@@ -212,17 +212,34 @@ check-top-branch:
 		exit 1; }
 
 # The top of the stack under the debug kernel (lockdep, PROVE_RCU, KASAN,
-# kmemleak; the KUnit suite runs during its boot): KUnit, smoke, the lockless
-# properties, a short race run and 180 s of the memcg race; then the
-# kmemleak negative control (the run passes only if kmemleak reports the
-# test module's deliberate leak). Then the nokmem case and the lockless
-# suite on base, where the old stall must show (XFAIL), never pass; both
-# boot the `boot` kernels the boot test has just built (kernel cache).
+# kmemleak, UBSAN; the KUnit suite runs during its boot): KUnit, smoke, the
+# lockless properties, a short race run and 180 s of the memcg race; then
+# the negative controls, each in a boot of its own that passes only if its
+# checker reports the test module's deliberate bug, by the module's own
+# object, function or locks (--expect-in-splat), and nothing else: the
+# kmemleak leak (256 bytes, s61_leak_object), KASAN's use-after-free (the
+# report taints B and turns lockdep off: allowed for that run only) and
+# lockdep's AB-BA (turns lockdep off). Then the nokmem case and the
+# lockless suite on base, where the old stall must show (XFAIL), never
+# pass; both boot the `boot` kernels the boot test has just built (kernel
+# cache).
 check-top: check-top-branch stack
 	tools/guest-test --config debug --suites smoke,kunit,lockless,races --timeout 1800 \
 		--append "s61.race_secs=$(RACE_SECS) s61.test_timeout=900" $(BRANCH)
-	tools/guest-test --config debug --suites controls --timeout 600 \
-		--expect-splat 'unreferenced object 0x|kmemleak: [0-9]+ new suspected memory leaks' $(BRANCH)
+	tools/guest-test --config debug --suites controls --only kmemleak-leak --timeout 600 \
+		--expect-splat 'unreferenced object 0x[0-9a-f]+ \(size 256\):' \
+		--expect-in-splat '\] s61_leak_object(\.[a-z]+\.[0-9]+)?\+0x[0-9a-f]+/0x[0-9a-f]+ \[s61_shrinker_test\]' \
+		--expect-splat 'kmemleak: 1 new suspected memory leaks' $(BRANCH)
+	tools/guest-test --config debug --suites controls --only kasan-uaf --timeout 600 \
+		--append s61.control=kasan --allow-taint B --allow-lockdep-off \
+		--expect-splat 'BUG: KASAN: use-after-free in s61_kasan_uaf_write\+0x[0-9a-f]+/0x[0-9a-f]+ \[s61_shrinker_test\]' \
+		--expect-in-splat 'Read of size 8 at addr [0-9a-f]+ by task ' \
+		--expect-in-splat 'which belongs to the cache kmalloc-128 of size 128' $(BRANCH)
+	tools/guest-test --config debug --suites controls --only lockdep-abba --timeout 600 \
+		--append s61.control=lockdep --allow-lockdep-off \
+		--expect-splat 'WARNING: possible circular locking dependency detected' \
+		--expect-in-splat '\(s61_lock_a\)' --expect-in-splat '\(s61_lock_b\)' \
+		--expect-in-splat 'at: s61_lockdep_abba_write\+0x' $(BRANCH)
 	tools/guest-test --config boot --suites lockless --only nokmem-umount \
 		--append cgroup.memory=nokmem $(BRANCH)
 	tools/guest-test --config boot --suites lockless base

@@ -120,8 +120,8 @@ check_fails "make check refuses it before any other work" env -C "$P" "$real_mak
 expect "... nothing ran" test ! -s "$t/tool.calls"
 : >"$t/tool.calls"
 check "check-top runs on the top" env -C "$P" "$real_make" check-top
-expect "... the debug run and the controls on the top, base last" \
-	test "$(grep '^guest-test' "$t/tool.calls" | awk '{ print $NF }' | tr '\n' ' ')" = "two two two base "
+expect "... the debug run, the three controls and nokmem on the top, base last" \
+	test "$(grep '^guest-test' "$t/tool.calls" | awk '{ print $NF }' | tr '\n' ' ')" = "two two two two two base "
 
 echo "1..$((pass + fail))"
 echo "ci-run-tests: $pass passed, $fail failed"

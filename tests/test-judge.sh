@@ -597,6 +597,88 @@ check_fails "scan: a dropped-messages line after a timestamp fails" scan "$t/one
 printf '# FAIL: the test said: printk messages dropped\n' >"$t/one.log"
 check "scan: a test's own line with those words does not" scan "$t/one.log"
 
+# ---- the negative controls of check-top (issue 29 §2) ---------------------
+# The Makefile's control runs as make check-top runs them (make -n: their
+# arguments, quoting included), fed the consoles and results of the debug
+# kernel (each control must pass) and of the boot kernel, which has no
+# KASAN and no lockdep (each must fail: the expected splat is missing).
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -n -C "$here" check-top BRANCH="$("$here/tools/lib-query" top)" 2>/dev/null |
+	awk '{ if (sub(/\\$/, "")) { buf = buf $0; next } print buf $0; buf = "" }' |
+	grep '^tools/guest-test .*--suites controls' >"$t/ctl-lines"
+# ctl NAME CONSOLE RESULT [qemu/run args]: qemu/run (stub QEMU) with the
+# arguments of check-top's run of controls.NAME; the branch becomes
+# --expect-target, as guest-test makes it.
+ctl() {
+	local name=$1 con=$2 res=$3 line br
+	shift 3
+	line=$(grep -e "--only $name " "$t/ctl-lines") || { echo "no check-top run of controls.$name"; return 3; }
+	local extra=("$@")
+	eval "set -- ${line#tools/guest-test }"
+	br=${*: -1}
+	run "$con" "$res" "${@:1:$# - 1}" --expect-target "$br" "${extra[@]}"
+}
+# seen failing on: the Makefile's KASAN control without --only kasan-uaf.
+expect "check-top has a control run for kmemleak-leak, kasan-uaf and lockdep-abba, each with --only and its s61.control" \
+	bash -c "grep -q -- '--only kmemleak-leak ' '$t/ctl-lines' && grep -q -- '--only kasan-uaf .*s61.control=kasan ' '$t/ctl-lines' &&
+		grep -q -- '--only lockdep-abba .*s61.control=lockdep ' '$t/ctl-lines' && [ \$(wc -l <'$t/ctl-lines') = 3 ]"
+# seen failing on: qemu/run taking a Call Trace for another splat (the old
+# judge_splats), KASAN's report failed its own control.
+check "control: KASAN's use-after-free in the module on the debug kernel passes" \
+	ctl kasan-uaf console-kasan-control.log result-controls-kasan.ktap
+expect "... the expected splat seen" out_has "expected splat seen"
+# seen failing on: a judge_splats that returned 0 when an --expect-splat RE
+# matched nothing (both boot kernel checks).
+check_fails "control: KASAN's run on the boot kernel (no KASAN) fails" \
+	ctl kasan-uaf console-clean.log result-controls-kasan-boot.ktap
+expect "... the expected splat missing" out_has "EXPECTED SPLAT MISSING: .*s61_kasan_uaf_write"
+# seen failing on: ktap-summary without state_problems; --allow-taint as
+# a switch.
+sed 's/^# s61-tainted: .*/# s61-tainted: 266784/' "$fx/result-controls-kasan.ktap" >"$t/st/kasan-w.ktap"
+check_fails "control: ... and the KASAN run with a W besides its B fails" \
+	ctl kasan-uaf console-kasan-control.log "$t/st/kasan-w.ktap"
+# seen failing on: in-splat REs matched against the report's first line only.
+check "control: lockdep's AB-BA of the module's locks on the debug kernel passes" \
+	ctl lockdep-abba console-lockdep-control.log result-controls-lockdep.ktap
+check_fails "control: lockdep's run on the boot kernel (no lockdep) fails" \
+	ctl lockdep-abba console-clean.log result-controls-lockdep-boot.ktap
+# seen failing on: qemu/run ignoring --expect-in-splat.
+sed 's/s61_lock_b/other_lock/g' "$fx/console-lockdep-control.log" >"$t/st/lockdep-other.log"
+check_fails "control: a circular dependency of other locks fails lockdep's control" \
+	ctl lockdep-abba "$t/st/lockdep-other.log" result-controls-lockdep.ktap
+expect "... not the control's own" out_has "EXPECTED SPLAT INCOMPLETE: .*s61_lock_b"
+# seen failing on: in-splat REs matched against the report's first line only.
+check "control: kmemleak's report of the module's 256-byte object passes" \
+	ctl kmemleak-leak console-kmemleak-control.log result-controls-kmemleak.ktap
+# seen failing on: the Makefile's kmemleak control with its old regex (any leak).
+check_fails "control: any other leak (console-kmemleak.log: 64 bytes, another frame) fails kmemleak's control" \
+	ctl kmemleak-leak console-kmemleak.log result-controls-kmemleak.ktap
+# seen failing on: qemu/run ignoring --expect-in-splat.
+sed 's/s61_leak_object+/s61_other_object+/' "$fx/console-kmemleak-control.log" >"$t/st/km-frame.log"
+check_fails "control: a 256-byte leak of another function fails kmemleak's control" \
+	ctl kmemleak-leak "$t/st/km-frame.log" result-controls-kmemleak.ktap
+expect "... naming the frame it lacks" out_has "EXPECTED SPLAT INCOMPLETE: .*s61_leak_object"
+# The control's object and, found by the second scan, another 256-byte
+# leak: every report of the RE must be the control's own.
+# seen failing on: --expect-in-splat satisfied by any one report of the RE.
+awk '{ print } /^    \[<0000000055667788>\]/ && !d { d = 1
+	print "[   18.100000] kmemleak: 1 new suspected memory leaks (see /sys/kernel/debug/kmemleak)"
+	print "unreferenced object 0xffff888005f1a000 (size 256):"
+	print "  comm \"kworker/0:1\", pid 31, jiffies 4294677000"
+	print "  backtrace:"
+	print "    [<00000000aabbccdd>] kmalloc_trace+0x26/0x60"
+	print "    [<00000000ddeeff00>] alloc_shrinker_info+0x7c/0x1e0" }' "$fx/console-kmemleak-control.log" >"$t/st/km-two.log"
+check_fails "control: another 256-byte leak besides the control's fails" \
+	ctl kmemleak-leak "$t/st/km-two.log" result-controls-kmemleak.ktap
+expect "... as not the control's own" out_has "EXPECTED SPLAT INCOMPLETE: the report at line"
+# seen failing on: every Call Trace taken as part of an expected report.
+awk 'NR == 8 { print "[    9.000000] Call Trace:"; print "[    9.000100]  <TASK>" } { print }' "$fx/console-kasan-control.log" >"$t/st/kasan-trace.log"
+check_fails "control: a Call Trace outside the expected report fails" \
+	ctl kasan-uaf "$t/st/kasan-trace.log" result-controls-kasan.ktap
+expect "... as another splat" out_has "KERNEL SPLAT on the console .*besides the expected one"
+# seen failing on: qemu/run without that check (exit 1 after the run).
+run console-kasan-control.log result-controls-kasan.ktap --expect-in-splat 'x' --expect-splat 'BUG: KASAN' >"$t/out" 2>&1
+expect "run: --expect-in-splat before any --expect-splat is exit 3" rc_is $? 3
+
 # ---- tools/guest-test: target and test module -----------------------------
 G=$t/gt
 project_copy "$G"
