@@ -35,7 +35,7 @@ SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
 SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
-	check-top-branch ci-run-tests check-commits-tests \
+	check-top-branch ci-run-tests check-commits-tests control-off-tests \
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
 	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
@@ -82,7 +82,7 @@ lint: deps-lint
 tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
 	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
-	debian-deb-check-tests
+	debian-deb-check-tests control-off-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -120,6 +120,9 @@ check-claims:
 	tools/check-claims
 
 # tools/check-claims on fixture documents, diffs and records.
+control-off-tests:
+	tests/test-control-off.sh
+
 check-claims-tests:
 	tests/test-check-claims.sh
 
@@ -211,6 +214,22 @@ check-top-branch:
 		echo "make: check-top tests the top of the stack ($${top:-none in branch-stack.txt}), not BRANCH=$(BRANCH): unset BRANCH (make boot BRANCH=... tests another branch)" >&2; \
 		exit 1; }
 
+# The KASAN and lockdep negative controls: the guest-test arguments that
+# make each run pass only with the control's own report (check-top runs
+# them on the debug kernel), and that tools/control-off runs on the boot
+# kernel (no KASAN, no lockdep), where the run must fail for that missing
+# report only.
+KASAN_CONTROL := --suites controls --only kasan-uaf --timeout 600 \
+	--append s61.control=kasan --allow-taint B --allow-lockdep-off \
+	--expect-splat 'BUG: KASAN: use-after-free in s61_kasan_uaf_write\+0x[0-9a-f]+/0x[0-9a-f]+ \[s61_shrinker_test\]' \
+	--expect-in-splat 'Read of size 8 at addr [0-9a-f]+ by task ' \
+	--expect-in-splat 'which belongs to the cache kmalloc-128 of size 128'
+LOCKDEP_CONTROL := --suites controls --only lockdep-abba --timeout 600 \
+	--append s61.control=lockdep --allow-lockdep-off \
+	--expect-splat 'WARNING: possible circular locking dependency detected' \
+	--expect-in-splat '\(s61_lock_a\)' --expect-in-splat '\(s61_lock_b\)' \
+	--expect-in-splat 'at: s61_lockdep_abba_write\+0x'
+
 # The top of the stack under the debug kernel (lockdep, PROVE_RCU, KASAN,
 # kmemleak, UBSAN; the KUnit suite runs during its boot): KUnit, smoke, the
 # lockless properties, a short race run and 180 s of the memcg race; then
@@ -230,16 +249,10 @@ check-top: check-top-branch stack
 		--expect-splat 'unreferenced object 0x[0-9a-f]+ \(size 256\):' \
 		--expect-in-splat '\] s61_leak_object(\.[a-z]+\.[0-9]+)?\+0x[0-9a-f]+/0x[0-9a-f]+ \[s61_shrinker_test\]' \
 		--expect-splat 'kmemleak: 1 new suspected memory leaks' $(BRANCH)
-	tools/guest-test --config debug --suites controls --only kasan-uaf --timeout 600 \
-		--append s61.control=kasan --allow-taint B --allow-lockdep-off \
-		--expect-splat 'BUG: KASAN: use-after-free in s61_kasan_uaf_write\+0x[0-9a-f]+/0x[0-9a-f]+ \[s61_shrinker_test\]' \
-		--expect-in-splat 'Read of size 8 at addr [0-9a-f]+ by task ' \
-		--expect-in-splat 'which belongs to the cache kmalloc-128 of size 128' $(BRANCH)
-	tools/guest-test --config debug --suites controls --only lockdep-abba --timeout 600 \
-		--append s61.control=lockdep --allow-lockdep-off \
-		--expect-splat 'WARNING: possible circular locking dependency detected' \
-		--expect-in-splat '\(s61_lock_a\)' --expect-in-splat '\(s61_lock_b\)' \
-		--expect-in-splat 'at: s61_lockdep_abba_write\+0x' $(BRANCH)
+	tools/guest-test --config debug $(KASAN_CONTROL) $(BRANCH)
+	tools/guest-test --config debug $(LOCKDEP_CONTROL) $(BRANCH)
+	tools/control-off --off CONFIG_KASAN -- --config boot $(KASAN_CONTROL) $(BRANCH)
+	tools/control-off --off CONFIG_LOCKDEP -- --config boot $(LOCKDEP_CONTROL) $(BRANCH)
 	tools/guest-test --config boot --suites lockless --only nokmem-umount \
 		--append cgroup.memory=nokmem $(BRANCH)
 	tools/guest-test --config boot --suites lockless base

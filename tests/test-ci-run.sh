@@ -108,7 +108,7 @@ check "... its kmemleak control the top" grep -q "new suspected memory leaks' tw
 
 # check-top (and check) refuse a BRANCH that is not the top, before any
 # work. Stub tools log their calls. Broken on: old (check-top ran on base).
-for tool in deps stack guest-test; do
+for tool in deps stack guest-test control-off; do
 	printf '#!/usr/bin/env bash\necho "%s $*" >>"%s"\n' "$tool" "$t/tool.calls" >"$P/tools/$tool"
 done
 : >"$t/tool.calls"
@@ -122,6 +122,10 @@ expect "... nothing ran" test ! -s "$t/tool.calls"
 check "check-top runs on the top" env -C "$P" "$real_make" check-top
 expect "... the debug run, the three controls and nokmem on the top, base last" \
 	test "$(grep '^guest-test' "$t/tool.calls" | awk '{ print $NF }' | tr '\n' ' ')" = "two two two two two base "
+# Broken on: a Makefile whose control-off runs went to the debug config.
+expect "... the KASAN and lockdep controls again on the boot kernel of the top, off" \
+	test "$(grep '^control-off' "$t/tool.calls" | awk '{ print $2, $3, $5, $6, $NF }' | tr '\n' ' ')" = \
+	"--off CONFIG_KASAN --config boot two --off CONFIG_LOCKDEP --config boot two "
 
 echo "1..$((pass + fail))"
 echo "ci-run-tests: $pass passed, $fail failed"

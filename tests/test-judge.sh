@@ -337,6 +337,13 @@ check_fails "run: nokmem SKIP with --append cgroup.memory=nokmem fails" \
 expect "... the stub saw the command line" grep -q 'cgroup.memory=nokmem' "$t/calls"
 check_fails "run: a splat fails a passing run" run console-splats.log result-boot-smoke.ktap --config boot --expect-target tests
 expect "... with its splat named" out_has "KERNEL SPLAT"
+# The judged record tools/control-off reads: the guest's results, the
+# console scan, a run problem and the init's exit, each on its own.
+# Seen failing on: qemu/run writing "splat $krc" (the two swapped).
+expect "... its judged record: results passed, scan failed" \
+	grep -qz 'ktap 0.splat 1.problem .exit 0' "$t/run/judged"
+check "run: a clean passing run" run console-clean.log result-boot-smoke.ktap --config boot --expect-target tests
+expect "... its judged record: both passed" grep -qz 'ktap 0.splat 0.problem .exit 0' "$t/run/judged"
 check_fails "run: an empty plan fails" run console-clean.log result-empty-plan.ktap --config boot --expect-target tests
 run console-clean.log result-no-plan.ktap --config boot --expect-target tests >"$t/out" 2>&1
 expect "run: no s61-exit (crash) is exit 2" rc_is $? 2
