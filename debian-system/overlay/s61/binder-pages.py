@@ -10,9 +10,16 @@ transactions of SIZE bytes each (handle 0). The child receives each one
 (BC_FREE_BUFFER: the pages go onto binder's LRU, what the android-binder
 shrinker counts and frees). With every buffer freed and the child still
 alive, the child's "pages: active:lru:free" line of
-/sys/kernel/debug/binder/stats is read, drop_caches is written, and the
-line read again. Prints "received N", "pages-before A:L:F",
-"pages-after A:L:F". Exit 0 when every transaction arrived, else 1.
+/sys/kernel/debug/binder/stats and the android-binder shrinker's debugfs
+count (/sys/kernel/debug/shrinker/android-binder-ID/count: what its
+count_objects sees on the LRU, of every binder process) are read,
+drop_caches is written, and both read again: the shell of the test cannot
+read the count while the pages are on the LRU (the child frees them when it
+exits). Prints "received N", "pages-before A:L:F", "count-before C",
+"pages-after A:L:F", "count-after C"; C is '-' without the shrinker
+debugfs (CONFIG_SHRINKER_DEBUG off, as in Debian's own kernel), 'none'
+when no shrinker is called android-binder. Exit 0 when every transaction
+arrived, else 1.
 """
 import ctypes
 import fcntl
@@ -21,6 +28,8 @@ import os
 import struct
 import sys
 import time
+
+from shrinker_debugfs import shrinker_count
 
 BINDER_WRITE_READ = 0xc0306201
 BINDER_SET_MAX_THREADS = 0x40046205
@@ -122,9 +131,11 @@ def main():
     print('received %d' % got)
     time.sleep(0.5)
     print('pages-before %s' % pages(pid))
+    print('count-before %s' % shrinker_count('android-binder'))
     with open('/proc/sys/vm/drop_caches', 'w') as f:
         f.write('2\n')
     print('pages-after %s' % pages(pid))
+    print('count-after %s' % shrinker_count('android-binder'))
     os.write(p2c_w, b'exit\n')
     os.waitpid(pid, 0)
     os.close(fd)

@@ -25,6 +25,8 @@ import os
 import struct
 import sys
 
+from shrinker_debugfs import shrinker_count
+
 KVM_GET_API_VERSION = 0xAE00
 KVM_CREATE_VM = 0xAE01
 KVM_GET_VCPU_MMAP_SIZE = 0xAE04
@@ -65,20 +67,6 @@ def stat(d, key, line=None):
             return f.read().strip()
     except OSError:
         return None
-
-
-def shrinker_count(name):
-    """The debugfs count of shrinker NAME (summed), '-' without it."""
-    base = '/sys/kernel/debug/shrinker'
-    try:
-        dirs = [e for e in os.listdir(base) if e.rsplit('-', 1)[0] == name]
-    except OSError:
-        return '-'
-    total = 0
-    for e in dirs:
-        with open(os.path.join(base, e, 'count')) as f:
-            total += sum(int(x) for line in f for x in line.split()[1:])
-    return str(total) if dirs else 'none'
 
 
 def main():

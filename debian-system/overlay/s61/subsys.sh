@@ -150,6 +150,24 @@ sub_reading() {
 	echo "$line"
 }
 
+# sub_reading_given LABEL FROM GLOB=COUNT...: a reading the workload took
+# itself, at a moment the shell cannot see (binder-pages.py's, while its
+# receiver holds pages on binder's LRU): COUNT is the debugfs count of the
+# watched shrinker GLOB ('-' without the debugfs), recorded as reading
+# LABEL with the number of shrinkers of reading FROM, and printed as
+# sub_reading prints a reading.
+sub_reading_given() {
+	local label=$1 from=$2 a g line="reading $1:"
+	shift 2
+	for a in "$@"; do
+		g=${a%%=*}
+		SUB_R[$label:s:$g]=${a#*=}
+		SUB_R[$label:n:$g]=${SUB_R[$from:n:$g]}
+		[ "$SDBG_ON" = 0 ] || line="$line $g=${SUB_R[$label:s:$g]}(x${SUB_R[$label:n:$g]})"
+	done
+	echo "$line"
+}
+
 # sub_report A B C: per watched shrinker, "registered / called / freed"
 # from the readings A (after the work), B (after memory.reclaim), C (after
 # drop_caches); per slab cache its objects A -> B -> C.
