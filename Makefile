@@ -69,6 +69,7 @@ boot: stack
 lint: deps-lint
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -x -e SC1091 -s bash rootfs-overlay/s61/init rootfs-overlay/s61/lib.sh rootfs-overlay/s61/ktap.sh rootfs-overlay/s61/stress-ramfs.sh \
+		rootfs-overlay/s61/bench-sample.sh \
 		rootfs-overlay/s61/tests/*/*.sh
 	shellcheck -x -e SC1091 -s bash debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/dbench.sh debian-system/overlay/s61/tests/*/*.sh
 	tools/lint-awk

@@ -3,8 +3,8 @@
 # suite's tests/bench/30-p2-ramfs.sh and the Debian system's debian-bench
 # dp2 (debian-system/overlay/s61/tests/debian-bench/03-dp2.sh), for which
 # tools/debian-image copies this file to the image's /s61/. Sourced after
-# /s61/lib.sh (fail) and the suite's helpers that define sample
-# (tests/bench/bench.lib, /s61/dbench.sh: the same S61BENCH line).
+# /s61/lib.sh (fail) and the suite's helpers (tests/bench/bench.lib,
+# /s61/dbench.sh), which source sample from /s61/bench-sample.sh.
 
 # stress_ramfs_runs W N SECS REPS: REPS runs of stress-ng --ramfs with N
 # instances (every ramfs mount registers a superblock shrinker, every

@@ -16,10 +16,11 @@
 # shellcheck disable=SC2034  # for the tests
 DBENCH_PY=/s61/dbench.py
 
-# sample WORKLOAD METRIC VALUE [EXTRA_JSON_MEMBERS]
-sample() {
-	echo "S61BENCH {\"w\":\"$1\",\"m\":\"$2\",\"v\":$3${4:+,$4}}"
-}
+# sample WORKLOAD METRIC VALUE [EXTRA_JSON_MEMBERS]: one S61BENCH line, as
+# the initramfs bench suite writes it (rootfs-overlay/s61/bench-sample.sh,
+# which tools/debian-image copies to the image's /s61/).
+# shellcheck source=rootfs-overlay/s61/bench-sample.sh
+. /s61/bench-sample.sh
 
 # Milliseconds between two times in microseconds since the epoch (taken
 # as ${EPOCHREALTIME/./}: no fork, unlike a $(...) of a function), with
