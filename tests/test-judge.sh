@@ -636,7 +636,7 @@ expect "... the expected splat seen" out_has "expected splat seen"
 # seen failing on: a judge_splats that returned 0 when an --expect-splat RE
 # matched nothing (both boot kernel checks).
 check_fails "control: KASAN's run on the boot kernel (no KASAN) fails" \
-	ctl kasan-uaf console-clean.log result-controls-kasan-boot.ktap
+	ctl kasan-uaf console-kasan-control-boot.log result-controls-kasan-boot.ktap
 expect "... the expected splat missing" out_has "EXPECTED SPLAT MISSING: .*s61_kasan_uaf_write"
 # seen failing on: ktap-summary without state_problems; --allow-taint as
 # a switch.
@@ -647,7 +647,7 @@ check_fails "control: ... and the KASAN run with a W besides its B fails" \
 check "control: lockdep's AB-BA of the module's locks on the debug kernel passes" \
 	ctl lockdep-abba console-lockdep-control.log result-controls-lockdep.ktap
 check_fails "control: lockdep's run on the boot kernel (no lockdep) fails" \
-	ctl lockdep-abba console-clean.log result-controls-lockdep-boot.ktap
+	ctl lockdep-abba console-lockdep-control-boot.log result-controls-lockdep-boot.ktap
 # seen failing on: qemu/run ignoring --expect-in-splat.
 sed 's/s61_lock_b/other_lock/g' "$fx/console-lockdep-control.log" >"$t/st/lockdep-other.log"
 check_fails "control: a circular dependency of other locks fails lockdep's control" \
