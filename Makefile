@@ -39,7 +39,7 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
 	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
-	debian-compare debian-compare-tests debian-deb-check-tests
+	debian-compare debian-compare-tests debian-deb-check-tests debian-evidence-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -83,7 +83,7 @@ lint: deps-lint
 tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
 	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
-	debian-deb-check-tests control-off-tests
+	debian-deb-check-tests control-off-tests debian-evidence-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -330,6 +330,10 @@ debian-boot:
 # stub QMP server (no network, ~25 s).
 debian-image-tests:
 	tests/test-debian-image.sh
+
+# tools/debian-evidence.py on recorded debian-subsys results (~1 s).
+debian-evidence-tests:
+	tests/test-debian-evidence.sh
 
 # The same Debian image booted alternately on Debian's stock kernel, base
 # and the series built with Debian's reduced config (the .debs of make deb
