@@ -12,7 +12,10 @@ gnuplot PNG, and the section of docs/debian-system.md between its markers.
 A run that failed (tools/debian-boot's exit not 0) or never finished is
 named in the report with its reason; its samples are in the JSON but in no
 figure. A kernel left out of the comparison (no .deb for it yet) is named
-with the reason tools/debian-compare recorded.
+with the reason tools/debian-compare recorded. A known splat that
+tools/debian-boot allowed in a run (debian-system/known-splats: a defect of
+that kernel, fixed upstream; the run's known-splats file) does not fail
+it: the run counts, and the report names the splat and its count.
 """
 
 import json
@@ -78,6 +81,23 @@ def problem_of(log):
     return "; ".join(keep[:3])
 
 
+def known_splats(path):
+    """The known splats tools/debian-boot allowed in a run (its OUT/known-splats:
+    a line "COUNT<TAB>UPSTREAM-ID<TAB>TITLE" per entry of debian-system/known-splats
+    for the run's target and config), those seen (COUNT above 0)."""
+    out = []
+    if not os.path.exists(path):
+        return out
+    with open(path, errors="replace") as f:
+        for i, line in enumerate(f, 1):
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) != 3 or not parts[0].isdigit():
+                die(f"{path} line {i}: want COUNT<TAB>UPSTREAM-ID<TAB>TITLE (tools/debian-boot writes it), not {line.strip()!r}")
+            if int(parts[0]):
+                out.append({"count": int(parts[0]), "upstream": parts[1], "title": parts[2]})
+    return out
+
+
 def load(rundir):
     """meta and runs of a tools/debian-compare run directory. A run is one
     boot of one kernel in one round: its samples, results, exit code (rc,
@@ -102,7 +122,7 @@ def load(rundir):
             run = {"round": r, "kernel": k, "order": i.get("order"), "rc": i.get("rc"),
                    "samples": [], "tests": {}, "uname": "", "seconds": None,
                    "host_load_before": i.get("load_before"), "host_load_after": i.get("load_after"),
-                   "problem": ""}
+                   "problem": "", "known_splats": known_splats(os.path.join(d, "known-splats"))}
             ktap = os.path.join(d, "result.ktap")
             if os.path.exists(ktap):
                 run["samples"], run["tests"], run["uname"] = read_ktap(ktap)
@@ -226,6 +246,14 @@ def table_md(meta, runs, R, failed):
         L.append("")
         for r in failed:
             L.append(f"- r{r['round']} {r['kernel']}: {r['problem']}")
+    known = [(r, k) for r in runs for k in r.get("known_splats") or []]
+    if known:
+        L.append("")
+        L.append("**Known splats allowed** (`debian-system/known-splats`: a defect of that kernel, fixed upstream, "
+                 "not a failure of the run; a run that passed with it is in the figures):")
+        L.append("")
+        for r, k in known:
+            L.append(f"- r{r['round']} {r['kernel']}: {k['count']} console lines of {k['upstream']} \"{k['title']}\"")
     if not any(r["samples"] for r in runs):
         L.append("")
         L.append(f"No S61BENCH sample in any run: the suites {meta.get('suites', '?')} emit none "
@@ -262,12 +290,13 @@ def markdown(meta, runs, R, png, have_png, json_path):
     L.append("")
     L.append("## Runs")
     L.append("")
-    L.append("| round | order | kernel | exit | seconds | samples | host load before |")
-    L.append("|---|---|---|---|---|---|---|")
+    L.append("| round | order | kernel | exit | seconds | samples | host load before | known splats allowed |")
+    L.append("|---|---|---|---|---|---|---|---|")
     for r in runs:
+        ks = ", ".join(f"{k['upstream']} ×{k['count']}" for k in r.get("known_splats") or []) or "–"
         L.append(f"| {r['round']} | {r['order'] or '–'} | {r['kernel']} | {r['rc'] if r['rc'] is not None else 'none'} "
                  f"| {r['seconds'] if r['seconds'] is not None else '–'} | {len(r['samples'])} "
-                 f"| {r['host_load_before'] or '–'} |")
+                 f"| {r['host_load_before'] or '–'} | {ks} |")
     L.append("")
     L.append(f"Raw samples: `{shown(json_path)}`; run directory `{meta.get('out', '?')}`.")
     return "\n".join(L) + "\n"
