@@ -144,3 +144,13 @@ exit \$rc
 EOF
 	chmod +x "$t/bin/git"
 }
+# with_state IN OUT [TAINTED [DEBUG_LOCKS]]: the result file IN as today's
+# guest init and the Debian image's runner write it: their closing report
+# of the kernel's state ("# s61-tainted: N", "# s61-debug-locks: X";
+# default 4096, O only, and 1) right before "s61-exit:". A file without "s61-exit:" (a guest that
+# stopped) stays as it is: the init writes neither then.
+with_state() {
+	awk -v ta="${3:-4096}" -v dl="${4:-1}" '
+		/^s61-exit: / && !done { print "# s61-tainted: " ta; print "# s61-debug-locks: " dl; done = 1 }
+		{ print }' "$1" >"$2"
+}

@@ -19,16 +19,6 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-# with_state IN OUT [TAINTED [DEBUG_LOCKS]]: the result file IN as today's
-# guest init writes it: its closing report of the kernel's state ("#
-# s61-tainted: N", "# s61-debug-locks: X"; default 4096, O only, and 1)
-# right before "s61-exit:". A file without "s61-exit:" (a guest that
-# stopped) stays as it is: the init writes neither then.
-with_state() {
-	awk -v ta="${3:-4096}" -v dl="${4:-1}" '
-		/^s61-exit: / && !done { print "# s61-tainted: " ta; print "# s61-debug-locks: " dl; done = 1 }
-		{ print }' "$1" >"$2"
-}
 # The recorded result files predate that report: $fx holds them with a
 # clean one added (with_state), the console logs as they are; the raw
 # recordings stay in $fxraw, for the checks of the report itself.
