@@ -231,6 +231,16 @@ check_fails "debian-deb: two branches fail" "$dd" one two
 expect "... saying one at a time" out_has "one branch at a time ('one' and 'two')"
 check_fails "debian-deb: an unknown option fails" "$dd" --falvour debug
 expect "... pointing to --help" out_has "unknown option '--falvour' (tools/debian-deb --help)"
+# Seen failing on: each of the three --broken checks removed (the run went
+# on to the config and apt-get).
+mkdir -p "$P/tests/broken"
+echo '# s61-broken: planted.' >"$P/tests/broken/v-one.diff"
+check_fails "debian-deb: --broken of a diff that is not there fails" "$dd" --broken v-none one
+expect "... naming it and the variants there" out_has "no tests/broken/v-none.diff (the variants: v-one )"
+check_fails "debian-deb: --broken with the debug flavour fails" "$dd" --broken v-one --flavour debug one
+expect "... saying plain only" out_has "--broken builds the plain flavour only"
+check_fails "debian-deb: --broken of base fails" "$dd" --broken v-one.diff base
+expect "... saying a branch of the stack" out_has "--broken applies to a branch of the stack, not to base"
 printf 'three\n' >>"$P/branch-stack.txt"
 check_fails "debian-deb: a branch missing in the checkout fails" "$dd" three
 expect "... saying to run tools/stack apply" out_has "no branch 'three': run 'tools/stack apply'"
