@@ -39,7 +39,8 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
 	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
-	debian-compare debian-compare-tests debian-deb-check-tests debian-evidence-tests
+	debian-compare debian-compare-tests debian-deb-check-tests debian-evidence-tests \
+	deb-broken debian-broken-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -83,7 +84,7 @@ lint: deps-lint
 tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
 	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
-	debian-deb-check-tests control-off-tests debian-evidence-tests
+	debian-deb-check-tests control-off-tests debian-evidence-tests debian-broken-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -316,6 +317,17 @@ deb: stack
 	tools/debian-deb $(DEB_ARGS) $(BRANCH)
 	tools/debian-deb $(DEB_ARGS) base
 
+# The deliberately broken kernels of debian-system/broken-variants, each
+# built into the top with Debian's reduced config (tools/debian-deb
+# --broken), installed in the Debian image and booted: the run must fail
+# with the tests the list names (tools/debian-broken; record
+# docs/debian-broken.tsv). A build of the top's tree each (~20 min with a
+# warm ccache) and a boot; never part of check. DEBIAN_BROKEN="NAME..."
+# for some of them.
+deb-broken: stack
+	set -e; for v in $(or $(DEBIAN_BROKEN),$(shell awk '!/^#/ && NF { print $$1 }' debian-system/broken-variants)); do \
+		tools/debian-broken $$v; done
+
 # The Debian 12 system image (docs/debian-system.md): Debian's stock kernel, or
 # DEBS="linux-image-....deb ..." installed with dpkg -i. Needs the network;
 # never part of check. DEBIAN_BOOT_ARGS="--suites debian-subsys" runs each
@@ -354,6 +366,11 @@ debian-compare-tests:
 # fails; tools/testmod refuses a bad --install.
 debian-deb-check-tests:
 	tests/test-debian-deb-check.sh
+
+# tools/debian-broken with stub debian-deb, debian-image and debian-boot
+# (no build, no boot, ~2 s).
+debian-broken-tests:
+	tests/test-debian-broken.sh
 
 clean-work:
 	rm -rf .work
