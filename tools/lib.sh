@@ -100,6 +100,28 @@ stack_has_branch() {
 	return 1
 }
 
+# record_put FILE HEADER FIELD...: the tab-separated record FILE (one line
+# per name, the first FIELD, under the "# ..." HEADER line) with the line of
+# that name replaced by FIELD...; the lines kept sorted. Written through a
+# temporary file, so an interrupted write leaves the old record.
+record_put() {
+	local rec=$1 hdr=$2 tmp
+	shift 2
+	mkdir -p "$(dirname "$rec")" || return 1
+	tmp=$(mktemp "$rec.XXXXXX") || return 1
+	if ! {
+		echo "$hdr"
+		{
+			[ ! -f "$rec" ] || awk -F'\t' -v n="$1" '/^#/ { next } $1 != n' "$rec"
+			printf '%s\t' "$@" | sed 's/\t$//'
+			echo
+		} | sort
+	} >"$tmp" || ! mv "$tmp" "$rec"; then
+		rm -f "$tmp"
+		return 1
+	fi
+}
+
 # build_lock WHAT: one kernel build at a time on this machine (two on 2
 # cores only thrash): tools/kbuild and tools/debian-deb, from any clone or
 # worktree, take this lock (fd 9) first and hold it until they exit
