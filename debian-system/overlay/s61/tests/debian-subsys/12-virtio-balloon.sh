@@ -26,7 +26,23 @@ m0=$(mt) i0=$(vm balloon_inflate) f0=$(vm balloon_deflate)
 sub_reading work
 ask 256
 inflated() { [ "$(mt)" -le $((m0 - 200 * 1024)) ]; }
-wait_until 120 inflated || { ask 0; fail "MemTotal $m0 -> $(mt) kB 120 s after asking the host to inflate the balloon by 256 MiB (did tools/debian-boot get the request? its host-requests.log)"; }
+# What the guest shows when the balloon does not move: the driver's page
+# counts (vmstat balloon_inflate grows by each page the driver takes, before
+# it tells the host) and the tasks that are running or blocked, with where
+# they wait (the driver inflates from a work item of system_freezable_wq).
+state() {
+	echo "MemTotal $(mt) kB, vmstat balloon_inflate +$(($(vm balloon_inflate) - i0)), balloon_deflate +$(($(vm balloon_deflate) - f0)) pages"
+	ps -eo pid,stat,wchan:30,comm --no-headers | awk '$2 ~ /^[RD]/ || $4 ~ /balloon/' | head -n 20
+}
+if ! wait_until 60 inflated; then
+	echo "not inflated after 60 s:"
+	state
+	wait_until 60 inflated || {
+		state
+		ask 0
+		fail "MemTotal $m0 -> $(mt) kB 120 s after asking the host to inflate the balloon by 256 MiB (did tools/debian-boot get the request? its host-requests.log)"
+	}
+fi
 m1=$(mt)
 sub_timing "inflate by 256 MiB"
 sub_drop
