@@ -40,7 +40,7 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
 	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
 	debian-compare debian-compare-tests debian-deb-check-tests debian-evidence-tests \
-	deb-broken debian-broken-tests
+	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -84,7 +84,7 @@ lint: deps-lint
 tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
 	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
-	debian-deb-check-tests control-off-tests debian-evidence-tests debian-broken-tests
+	debian-deb-check-tests control-off-tests debian-evidence-tests debian-broken-tests debian-debug-run-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -328,6 +328,15 @@ deb-broken: stack
 	set -e; for v in $(or $(DEBIAN_BROKEN),$(shell awk '!/^#/ && NF { print $$1 }' debian-system/broken-variants)); do \
 		tools/debian-broken $$v; done
 
+# The debug flavour's run (issue #27): the newest debug .deb of .work/debs
+# (make deb DEB_ARGS=--flavour debug) in the Debian image, every test of
+# debian-smoke, debian-subsys and debian-bench but those of
+# debian-system/debug-left-out (tools/debian-debug-run; record
+# docs/debian-debug.tsv). About 45 min of TCG; never part of check.
+# DEBIAN_DEBUG_ARGS e.g. "--base" or "--left-out".
+deb-debug-run:
+	tools/debian-debug-run $(DEBIAN_DEBUG_ARGS)
+
 # The Debian 12 system image (docs/debian-system.md): Debian's stock kernel, or
 # DEBS="linux-image-....deb ..." installed with dpkg -i. Needs the network;
 # never part of check. DEBIAN_BOOT_ARGS="--suites debian-subsys" runs each
@@ -371,6 +380,11 @@ debian-deb-check-tests:
 # (no build, no boot, ~2 s).
 debian-broken-tests:
 	tests/test-debian-broken.sh
+
+# tools/debian-debug-run with stub debian-image and debian-boot (no boot,
+# ~2 s).
+debian-debug-run-tests:
+	tests/test-debian-debug-run.sh
 
 clean-work:
 	rm -rf .work

@@ -154,3 +154,15 @@ with_state() {
 		/^s61-exit: / && !done { print "# s61-tainted: " ta; print "# s61-debug-locks: " dl; done = 1 }
 		{ print }' "$1" >"$2"
 }
+# stub_debian_image: a stand-in $P/tools/debian-image that logs its
+# arguments ("debian-image ARGS") to $calls and prints an empty $t/disk.img
+# as the image (for the tests of the tools that boot the Debian image).
+stub_debian_image() {
+	cat >"$P/tools/debian-image" <<EOF
+#!/usr/bin/env bash
+echo "debian-image \$*" >>"$calls"
+: >"$t/disk.img"
+echo "$t/disk.img"
+EOF
+	chmod +x "$P/tools/debian-image"
+}

@@ -50,12 +50,7 @@ echo "debian-deb \$*" >>"$calls"
 echo "debian-deb: building" >&2
 printf '%s\n' \${STUB_DEBS-$t/debs/*.deb}
 EOF
-cat >"$P/tools/debian-image" <<EOF
-#!/usr/bin/env bash
-echo "debian-image \$*" >>"$calls"
-: >"$t/disk.img"
-echo "$t/disk.img"
-EOF
+stub_debian_image
 cat >"$P/tools/debian-boot" <<EOF
 #!/usr/bin/env bash
 echo "debian-boot \$*" >>"$calls"
@@ -65,7 +60,7 @@ mkdir -p "\$out"
 [ -z "\${STUB_KTAP:-}" ] || printf '%b\n' "\$STUB_KTAP" >"\$out/result.ktap"
 exit \${STUB_RC:-0}
 EOF
-chmod +x "$P/tools/debian-deb" "$P/tools/debian-image" "$P/tools/debian-boot"
+chmod +x "$P/tools/debian-deb" "$P/tools/debian-boot"
 db=$P/tools/debian-broken
 rec=$P/docs/debian-broken.tsv
 verdict() { awk -F'\t' -v n="$1" '$1 == n { print $3 }' "$rec"; }
