@@ -22,16 +22,21 @@ mt() { awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo; }
 vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
 ask() { printf 's61-host: balloon %s\n' "$1" >/dev/ttyS1; }
 SUB_SHRINK=(virtio-balloon)
-m0=$(mt) i0=$(vm balloon_inflate) f0=$(vm balloon_deflate)
+# The device's interrupts, "NAME COUNT" each (virtio0-config ...).
+irqs() { awk -v d="$d" '$NF == d || index($NF, d "-") == 1 { n = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i; printf "%s %s ", $NF, n }' /proc/interrupts; }
+m0=$(mt) i0=$(vm balloon_inflate) f0=$(vm balloon_deflate) q0=$(irqs)
 sub_reading work
 ask 256
 inflated() { [ "$(mt)" -le $((m0 - 200 * 1024)) ]; }
 # What the guest shows when the balloon does not move: the driver's page
 # counts (vmstat balloon_inflate grows by each page the driver takes, before
-# it tells the host) and the tasks that are running or blocked, with where
-# they wait (the driver inflates from a work item of system_freezable_wq).
+# it tells the host), the device's interrupts (the host's new size comes
+# as a config interrupt) and the tasks that are running or blocked, with
+# where they wait (the driver inflates from a work item of
+# system_freezable_wq).
 state() {
 	echo "MemTotal $(mt) kB, vmstat balloon_inflate +$(($(vm balloon_inflate) - i0)), balloon_deflate +$(($(vm balloon_deflate) - f0)) pages"
+	echo "interrupts of $d (name count): before the request: ${q0:-none}; now: $(irqs)"
 	ps -eo pid,stat,wchan:30,comm --no-headers | awk '$2 ~ /^[RD]/ || $4 ~ /balloon/' | head -n 20
 }
 if ! wait_until 60 inflated; then
