@@ -35,6 +35,9 @@ mkdeb s61-testmod-6.1.192-s61dbg "$V" "$t/debs"
 mkdeb linux-image-6.1.192-s61 6.1.192-3+s61.0123abcd "$t/debs"
 mkdeb linux-image-6.1.192-s61basedbg "$BV" "$t/debs"
 mkdeb s61-testmod-6.1.192-s61basedbg "$BV" "$t/debs"
+# a test module of the kernel's name but of another version, the newest file
+mkdeb s61-testmod-6.1.192-s61dbg 6.1.192-3+s61dbg.ffffffff "$t/debs"
+touch -d '+1 min' "$t/debs/s61-testmod-6.1.192-s61dbg_6.1.192-3+s61dbg.ffffffff_amd64.deb"
 KDEB=$t/debs/linux-image-6.1.192-s61dbg_${V}_amd64.deb
 TDEB=$t/debs/s61-testmod-6.1.192-s61dbg_${V}_amd64.deb
 stub_debian_image
@@ -64,7 +67,8 @@ check "... gfs2 not among the tests it runs" bash -c "[[ ,\$(sed -n 's/.* --only
 # broken on: only debian-subsys's tests listed (the loop over one suite).
 check "... every other test of the three suites runs" \
 	bash -c "o=,\$(sed -n 's/.* --only \([^ ]*\) .*/\1/p' '$calls'),; for n in systemd kernel shrinker-debugfs memcg-scopes tainted ext4 xfs f2fs erofs nfs dm-verity md-raid5 bcache zram binder virtio-balloon kvm-mmu dboot dp1 dp2 dcont; do [[ \$o == *,\$n,* ]] || { echo missing \$n; exit 1; }; done"
-# broken on: the oldest package picked (sort order reversed).
+# broken on: the oldest package picked (sort order reversed); the test
+# module of another version picked (deb_testmod's VERSION ignored).
 check "... the newest debug kernel and its test module in the image" grep -qx "debian-image --deb $KDEB $TDEB" "$calls"
 # broken on: --target top dropped (judged as Debian's own kernel).
 check "... booted as the top under config debian-s61, the three suites" \

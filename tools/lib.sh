@@ -184,3 +184,43 @@ stack_branch_of() {
 	[ -n "$below" ] || return 1
 	echo "$below"
 }
+
+# The Debian packages of tools/debian-deb (tools/debian-compare,
+# tools/debian-debug-run, tools/debian-broken pick them the same way).
+# deb_field FILE FIELD: a field of a .deb's control file (fails when FILE
+# is no .deb).
+deb_field() {
+	dpkg-deb -f "$1" "$2" 2>/dev/null
+}
+
+# deb_newest FILE...: the newest (by modification time) of the FILEs that
+# exist (an unexpanded glob is none); nothing when none does. tools/debian-deb
+# leaves older builds beside the new ones.
+deb_newest() {
+	local f best=
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		[ -n "$best" ] && [ ! "$f" -nt "$best" ] || best=$f
+	done
+	[ -z "$best" ] || echo "$best"
+}
+
+# deb_testmod KVER VERSION FILE...: the newest of the FILEs that is the test
+# module package of kernel KVER: package s61-testmod-KVER, or one that
+# depends on linux-image-KVER; of version VERSION only, when VERSION is not
+# empty (tools/debian-deb gives both packages of a build the same version).
+deb_testmod() {
+	local kver=$1 version=$2 f dep
+	local -a hits=()
+	shift 2
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		if [ "$(deb_field "$f" Package)" != "s61-testmod-$kver" ]; then
+			dep=$(deb_field "$f" Depends | tr ',|' '\n' | sed 's/(.*//; s/[[:space:]]//g')
+			grep -qxF "linux-image-$kver" <<<"$dep" || continue
+		fi
+		[ -z "$version" ] || [ "$(deb_field "$f" Version)" = "$version" ] || continue
+		hits+=("$f")
+	done
+	deb_newest "${hits[@]}"
+}
