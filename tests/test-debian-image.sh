@@ -373,7 +373,7 @@ says "judge: good: the summary and the manifest" "4 passed, 0 failed, 1 skipped"
 # seen failing on: s61.n=$n written always (--n defaulting to 20 again:
 # then debian-bench.dcont's own default of 50 never holds).
 expect "judge: good: QEMU TCG, the image as a snapshot, the ISA result UART, the command line (no s61.n= without --n)" \
-	called "-accel tcg -cpu max -smp 2 .*isa-serial,chardev=s61res,index=1,iobase=0x2f8,irq=3 -drive file=$image,if=virtio,format=raw,snapshot=on .*root=/dev/vda rw console=ttyS0 .*s61.suites=debian-smoke s61.kver=6.1.0-test-amd64$"
+	called "-machine pc -accel tcg -cpu max -smp 2 .*isa-serial,chardev=s61res,index=1,iobase=0x2f8,irq=3 -drive file=$image,if=virtio,format=raw,snapshot=on .*root=/dev/vda rw console=ttyS0 .*s61.suites=debian-smoke s61.kver=6.1.0-test-amd64$"
 # seen failing on: the dump of the initrd taken from vmlinuz (a typo in the loop).
 expect "judge: good: kernel and initrd dumped from the image's /boot" \
 	test "$(cat "$t/run-good/vmlinuz")" = kernel -a "$(cat "$t/run-good/initrd.img")" = initrd
@@ -395,6 +395,12 @@ run acpi 0
 # (the whole "can't derive routing" line in the note).
 says "judge: acpi: the _PRT timeout noted, with the pin left without a route" \
 	"note: ACPI aborted an AML While loop at its 30 s limit (2 console lines" "without a route: 0000:00:02.0 INT A"
+# seen failing on: --machine ignored (the -machine argument fixed to pc).
+run good 0 --machine q35
+expect "judge: --machine q35 gives QEMU -machine q35" called "^qemu -machine q35 -accel tcg "
+# seen failing on: the --machine check removed (QEMU started with virt).
+expect "boot: --machine virt refused (exit 3)" rc_is 3 boot --image "$image" --machine virt
+says "boot: --machine: says what it wants" "--machine 'virt': want pc or q35"
 # seen failing on: the hang's verdict 1 instead of 2.
 run hang 2 --timeout 2
 # seen failing on: qemu's timeout exit (124) not taken for a hang.
