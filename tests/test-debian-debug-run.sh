@@ -72,9 +72,12 @@ check "... every other test of the three suites runs" \
 check "... the newest debug kernel and its test module in the image" grep -qx "debian-image --deb $KDEB $TDEB" "$calls"
 # broken on: --target top dropped (judged as Debian's own kernel).
 check "... booted as the top under config debian-s61, the three suites" \
-	bash -c "grep -q -- '^debian-boot --image $t/disk.img --kver 6.1.192-s61dbg --target top --config debian-s61 --suites debian-smoke,debian-subsys,debian-bench --only ' '$calls'"
+	bash -c "grep -q -- '^debian-boot --machine q35 --image $t/disk.img --kver 6.1.192-s61dbg --target top --config debian-s61 --suites debian-smoke,debian-subsys,debian-bench --only ' '$calls'"
 check "... recorded: version, what ran, what was left out, exit" \
 	bash -c "grep -q \$'\t$V\tall-but-left-out\tdebian-subsys.gfs2\t0\t' '$rec'"
+# broken on: the machine left out of the record (or of its header).
+check "... recorded: the machine, q35 by default, under a header that names it" \
+	bash -c "tail -n 1 '$rec' | grep -q \$'\tq35\$' && head -n 1 '$rec' | grep -q \$'\tmachine\$'"
 # broken on: debian-boot's exit not passed on (always 0).
 STUB_RC=1 run --debs "$t/debs"
 expect "a failing run: its exit 1" rc 1
@@ -83,6 +86,13 @@ check "... both runs kept in the record, under one header" \
 	bash -c "[ \$(grep -c 'all-but-left-out' '$rec') = 2 ] && [ \$(grep -c '^#' '$rec') = 1 ]"
 STUB_RC=3 run --debs "$t/debs"
 expect "a harness error of debian-boot: its exit 3" rc 3
+# broken on: --machine not passed on to debian-boot (fixed to q35).
+run --debs "$t/debs" --machine pc
+check "--machine pc: passed to debian-boot and recorded" \
+	bash -c "grep -q -- '^debian-boot --machine pc ' '$calls' && tail -n 1 '$rec' | grep -q \$'\tpc\$'"
+# broken on: the --machine check removed (virt passed to debian-boot).
+run --debs "$t/debs" --machine virt
+check "--machine virt: exit 2, nothing booted" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q \"want q35 or pc\" '$t/o' && ! grep -q '^debian-boot' '$calls'"
 
 # --- --left-out, --base, --deb --------------------------------------------------
 # broken on: --left-out running the kept tests.
