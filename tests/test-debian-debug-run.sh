@@ -75,6 +75,9 @@ check "... booted as the top under config debian-s61, the three suites" \
 	bash -c "grep -q -- '^debian-boot --machine q35 --image $t/disk.img --kver 6.1.192-s61dbg --target top --config debian-s61 --suites debian-smoke,debian-subsys,debian-bench --only ' '$calls'"
 check "... recorded: version, what ran, what was left out, exit" \
 	bash -c "grep -q \$'\t$V\tall-but-left-out\tdebian-subsys.gfs2\t0\t' '$rec'"
+# broken on: s61.test_timeout not appended (the runner's 600 s, which
+# memcg-scopes overran on the debug flavour).
+check "... each test's limit raised to 1800 s on the kernel command line" grep -q -- " --append s61.test_timeout=1800 " "$calls"
 # broken on: the machine left out of the record (or of its header).
 check "... recorded: the machine, q35 by default, under a header that names it" \
 	bash -c "tail -n 1 '$rec' | grep -q \$'\tq35\$' && head -n 1 '$rec' | grep -q \$'\tmachine\$'"
@@ -90,6 +93,11 @@ expect "a harness error of debian-boot: its exit 3" rc 3
 run --debs "$t/debs" --machine pc
 check "--machine pc: passed to debian-boot and recorded" \
 	bash -c "grep -q -- '^debian-boot --machine pc ' '$calls' && tail -n 1 '$rec' | grep -q \$'\tpc\$'"
+# broken on: --test-timeout ignored (1800 always).
+run --debs "$t/debs" --test-timeout 900
+check "--test-timeout 900: s61.test_timeout=900" grep -q -- " --append s61.test_timeout=900 " "$calls"
+run --debs "$t/debs" --test-timeout 0
+check "--test-timeout 0: exit 2, nothing booted" bash -c "[ \$(cat '$t/rc') = 2 ] && ! grep -q '^debian-boot' '$calls'"
 # broken on: the --machine check removed (virt passed to debian-boot).
 run --debs "$t/debs" --machine virt
 check "--machine virt: exit 2, nothing booted" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q \"want q35 or pc\" '$t/o' && ! grep -q '^debian-boot' '$calls'"
