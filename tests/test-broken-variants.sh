@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Tests of tools/broken-variants (the deliberately broken kernels of
 # tests/broken/): which variants run, the verdict from the run's exit and
-# the failed KUnit cases or guest tests ("fails: test", "passes:"), the
-# run: line (--append; no quoting), the record and the table, the checkout
-# left clean and where it was, and bad input. tools/guest-test is a stub that
-# checks the diff is applied and answers by the env (nothing is built or
-# booted); the kernel checkout is a synthetic one.
+# the failed KUnit cases or guest tests ("fails: test", "passes:"), what
+# caught it (a test's own assertion, not a timeout or an exit of its shell;
+# the splat the pattern matched; the KUnit case), the run: line (--append;
+# no quoting), the record (its stack id, computed from patches/, which the
+# checkout must match: tools/stack status) and the table (--table, stale
+# rows), the checkout left clean and where it was, and bad input.
+# tools/guest-test and tools/stack are stubs (nothing is built or booted);
+# the kernel checkout is a synthetic one.
 #
 # Each check was seen to fail on a deliberately broken variant of the tool,
 # named in a comment above it as "broken on: ..." (a comment covers the
@@ -22,7 +25,8 @@ calls=$t/calls
 # The stub: logs its arguments and whether a.c carries the planted line;
 # STUB_RC is its exit status; STUB_FAILED the KUnit cases it reports "not
 # ok" on the console; STUB_KTAP the run's result.ktap (printf %b: \n between
-# lines), none without it; STUB_SPLAT a kernel line on the console.
+# lines), none without it; STUB_SPLAT a kernel line on the console (and in
+# guest-test's output, indented, as guest-test quotes a splat).
 cat >"$P/tools/guest-test" <<EOF
 #!/usr/bin/env bash
 printf '%s|' "\$@" >>"$calls"
@@ -36,7 +40,7 @@ for c in \${STUB_FAILED:-}; do
 	echo "    not ok \$n \$c" >>"\$run/console.log"
 done
 [ -z "\${STUB_KTAP:-}" ] || printf '%b\n' "\$STUB_KTAP" >"\$run/result.ktap"
-[ -z "\${STUB_SPLAT:-}" ] || echo "[    1.000000] \$STUB_SPLAT" >>"\$run/console.log"
+[ -z "\${STUB_SPLAT:-}" ] || { echo "[    1.000000] \$STUB_SPLAT" >>"\$run/console.log"; echo "  [    1.000000] \$STUB_SPLAT"; }
 echo "run: \$run"
 exit \${STUB_RC:-0}
 EOF
@@ -47,6 +51,18 @@ g() { git -C "$K" -c user.name=t -c user.email=t@t "$@"; }
 g init -q
 fake_stack prep:p1 tests:t1
 g checkout -q prep
+# tools/stack is a stub: "status" prints STUB_STATUS (default: every
+# branch exported) and exits STUB_STATUS_RC (default 0); anything else
+# fails. patches/ holds one patch, for the stack id.
+cat >"$P/tools/stack" <<'EOF'
+#!/usr/bin/env bash
+[ "$1" = status ] || { echo "stub tools/stack: only status" >&2; exit 2; }
+printf '%b\n' "${STUB_STATUS:-BRANCH COMMITS STATE\nprep 1 exported\ntests 1 exported}"
+exit "${STUB_STATUS_RC:-0}"
+EOF
+mkdir -p "$P/patches/prep" "$P/patches/tests"
+printf 'Subject: p1\n---\ndiff --git a/a.c b/a.c\n+p1\n' >"$P/patches/prep/0001-p1.patch"
+sid=$(cd "$P" && bash -c '. tools/lib.sh && stack_id')
 # variant DIFF-NAME CASE [FAILS-LINE]: a diff that appends "planted" to a.c.
 variant() {
 	local f=$P/tests/broken/$1.diff
@@ -67,7 +83,12 @@ variant v-one shrinker_test_one
 variant v-two shrinker_test_two
 variant v-nohdr x none
 bv=$P/tools/broken-variants
-verdict() { awk -F'\t' -v n="$1" '$1 == n { print $4 }' "$P/docs/broken-variants.tsv"; }
+verdict() { awk -F'\t' -v n="$1" '$1 == n { print $5 }' "$P/docs/broken-variants.tsv"; }
+# caught_by NAME: the record's caught_by of NAME.
+caught_by() { awk -F'\t' -v n="$1" '$1 == n { print $6 }' "$P/docs/broken-variants.tsv"; }
+# missed_by NAME BY: the last run ($rc) exited 1, recording NAME MISSED,
+# caught by BY.
+missed_by() { [ "$rc" = 1 ] && [ "$(verdict "$1")" = MISSED ] && [ "$(caught_by "$1")" = "$2" ]; }
 
 # --- listing and bad input -----------------------------------------------------
 # broken on: variants without a fails: line listed too.
@@ -100,6 +121,20 @@ check "... nothing ran" test ! -s "$calls"
 check "... the edit is still there" grep -q '^edit$' "$K/a.c"
 g checkout -q -- a.c
 
+# --- the checkout must be the stack of patches/ ----------------------------------
+: >"$calls"
+STUB_STATUS_RC=1 STUB_STATUS='BRANCH COMMITS STATE\nprep 1 exported\ntests 2 NOT EXPORTED (tools/stack export)' "$bv" v-one >"$t/o" 2>&1
+rc=$?
+# broken on: the tools/stack status check removed (the run recorded the id
+# of patches/ for a tree that is not theirs).
+check "a checkout with commits patches/ lacks is refused" \
+	bash -c "[ $rc = 1 ] && grep -q 'not the stack of patches/' '$t/o' && grep -q 'NOT EXPORTED' '$t/o' && [ ! -s '$calls' ]"
+STUB_STATUS='BRANCH COMMITS STATE\nprep 1 exported\ntests 1 behind patches/ (tools/stack apply)' "$bv" v-one >"$t/o" 2>&1
+rc=$?
+# broken on: only the exit of tools/stack status read (behind is exit 0).
+check "a checkout behind patches/ is refused too" \
+	bash -c "[ $rc = 1 ] && grep -q \"not the stack of patches/.*'tools/stack apply'\" '$t/o' && [ ! -s '$calls' ]"
+
 # --- caught, missed, wrong case, build failure -----------------------------------
 : >"$calls"
 STUB_RC=1 STUB_FAILED="shrinker_test_one shrinker_test_other" "$bv" v-one >"$t/o" 2>&1
@@ -109,8 +144,8 @@ check "a run that fails with the named case: exit 0" test $rc = 0
 # broken on: the diff applied after the run (guest-test saw a clean tree).
 check "... guest-test ran on the top with the diff applied" \
 	test "$(cat "$calls")" = "--config|kunit|--suites|kunit|.|applied"
-check "... verdict caught, the failed cases recorded" \
-	bash -c "grep -q \$'^v-one\t[0-9a-f]*\t[0-9a-f]*\tcaught\tshrinker_test_one,shrinker_test_other\t' '$P/docs/broken-variants.tsv'"
+check "... verdict caught by the case, the failed cases recorded" \
+	bash -c "grep -q \$'^v-one\t[0-9a-f]*\t$sid\t[0-9a-f]*\tcaught\tkunit: shrinker_test_one\tshrinker_test_one,shrinker_test_other\t' '$P/docs/broken-variants.tsv'"
 # broken on: no revert after the run; no return to the branch it was on.
 check "... the checkout is clean again" test -z "$(g status --porcelain --untracked-files=no)"
 check "... and back on its branch" test "$(g symbolic-ref -q --short HEAD)" = prep
@@ -141,7 +176,7 @@ check "a kernel that does not build: error, exit 1" \
 variant_run v-nokmem '--config boot --suites lockless --only nokmem-umount --append cgroup.memory=nokmem' \
 	'test lockless.nokmem-umount'
 : >"$calls"
-STUB_RC=1 STUB_KTAP='KTAP version 1\n1..1\nnot ok 1 lockless.nokmem-umount\ns61-exit: 1' "$bv" v-nokmem >"$t/o" 2>&1
+STUB_RC=1 STUB_KTAP='KTAP version 1\n1..1\n# FAIL: rmmod did not finish in 20 s\nnot ok 1 lockless.nokmem-umount\ns61-exit: 1' "$bv" v-nokmem >"$t/o" 2>&1
 rc=$?
 # broken on: no "test" kind ("no valid '# fails:' line", nothing runs).
 check "fails: test SUITE.NAME, the test not ok in result.ktap: caught, exit 0" \
@@ -150,18 +185,47 @@ check "fails: test SUITE.NAME, the test not ok in result.ktap: caught, exit 0" \
 check "... the run: line's --append reaches guest-test, one word per value" \
 	test "$(cat "$calls")" = "--config|boot|--suites|lockless|--only|nokmem-umount|--append|cgroup.memory=nokmem|.|applied"
 # broken on: the failed tests read from the console only (KUnit cases).
-check "... the failed guest test recorded" \
-	bash -c "grep -q \$'^v-nokmem\t[0-9a-f]*\t[0-9a-f]*\tcaught\tlockless.nokmem-umount\t' '$P/docs/broken-variants.tsv'"
+check "... the failed guest test recorded, caught by its assertion" \
+	bash -c "grep -q \$'^v-nokmem\t[0-9a-f]*\t$sid\t[0-9a-f]*\tcaught\tassertion: lockless.nokmem-umount: rmmod did not finish in 20 s\tlockless.nokmem-umount\t' '$P/docs/broken-variants.tsv'"
 STUB_RC=1 STUB_KTAP='KTAP version 1\n1..2\nok 1 lockless.nokmem-umount # 9s\nnot ok 2 lockless.other' "$bv" v-nokmem >"$t/o" 2>&1
 rc=$?
 # broken on: the test kind judged by the run's exit alone (any failure caught).
 check "fails: test, the run fails but the named test passed: MISSED, exit 1" \
-	bash -c "[ $rc = 1 ] && [ '$(verdict v-nokmem)' = MISSED ] && grep -q 'lockless.nokmem-umount did not fail (PASS)' '$t/o'"
+	bash -c "[ $rc = 1 ] && [ '$(verdict v-nokmem)' = MISSED ] && grep -q 'lockless.nokmem-umount did not fail (pass; caught by: other: lockless.other)' '$t/o'"
 STUB_RC=2 "$bv" v-nokmem >"$t/o" 2>&1
 rc=$?
 # broken on: a test not reported (a crash: no result.ktap) taken as failed.
 check "fails: test, the run crashed before the test reported: MISSED, exit 1" \
-	bash -c "[ $rc = 1 ] && [ '$(verdict v-nokmem)' = MISSED ] && grep -q 'did not fail (not reported)' '$t/o'"
+	bash -c "[ $rc = 1 ] && [ '$(verdict v-nokmem)' = MISSED ] && grep -q 'did not fail (not reported; caught by: -)' '$t/o'"
+
+# --- what caught it: only the claimed catcher counts --------------------------
+STUB_RC=1 STUB_KTAP='KTAP version 1\n1..1\n# round 1\n# timed out after 300s\nnot ok 1 lockless.nokmem-umount\ns61-exit: 1' "$bv" v-nokmem >"$t/o" 2>&1
+rc=$?
+# broken on: a timeout taken for the test's catch ("assertion:*|timeout:*)"
+# caught).
+check "fails: test, the test not ok by a timeout: MISSED, exit 1" \
+	bash -c "[ $rc = 1 ] && [ '$(verdict v-nokmem)' = MISSED ] && grep -q 'not ok by no assertion of its own (timeout' '$t/o'"
+# broken on: caught_by left '-' for a test that failed otherwise.
+check "... recorded as caught by the timeout" test "$(caught_by v-nokmem)" = "timeout: lockless.nokmem-umount: timed out after 300s"
+STUB_RC=1 STUB_KTAP='KTAP version 1\n1..1\n# FAIL: a worker died\n# exit 139\nnot ok 1 lockless.nokmem-umount\ns61-exit: 1' "$bv" v-nokmem >"$t/o" 2>&1
+rc=$?
+# broken on: the old judgement, any "not ok" of the test a catch
+# (ktap_state FAIL).
+check "fails: test, its shell killed (exit 139): MISSED, caught by that exit" \
+	missed_by v-nokmem 'exit: lockless.nokmem-umount: exit 139'
+STUB_RC=1 STUB_KTAP='KTAP version 1\n1..1\nnot ok 1 lockless.nokmem-umount\ns61-exit: 1' "$bv" v-nokmem >"$t/o" 2>&1
+rc=$?
+# broken on: a "not ok" without the test's FAIL: line taken for its assertion.
+check "fails: test, not ok without its FAIL: line: MISSED" \
+	missed_by v-nokmem 'exit: lockless.nokmem-umount: not ok without a FAIL: line'
+STUB_RC=1 STUB_SPLAT='BUG: KASAN: use-after-free in shrink_slab+0x1/0x2' STUB_KTAP='KTAP version 1\n1..1\nok 1 lockless.nokmem-umount # 9s\ns61-exit: 0' "$bv" v-nokmem >"$t/o" 2>&1
+rc=$?
+# broken on: caught_by not given the splat when the claimed test passed
+# ("by=-" for every MISSED run).
+check "fails: test, the test ok and the run failed on a splat: MISSED, caught by the splat" \
+	missed_by v-nokmem 'splat: [    1.000000] BUG: KASAN: use-after-free in shrink_slab+0x1/0x2'
+# shellcheck disable=SC2016  # the backquotes are the markdown table's
+check "... the table says so" grep -q '^| v-nokmem | .* | MISSED | splat: \[    1.000000\] BUG: KASAN' "$P/docs/broken-variants.md"
 
 variant_run v-warn '--config boot --suites smoke --only boot' \
 	'splat WARNING: CPU: [0-9]+ PID: [0-9]+ at mm/shrinker.c:[0-9]+ shrinker_register' '# passes: smoke.boot'
@@ -171,6 +235,10 @@ rc=$?
 # broken on: "# passes:" read as "the named test must fail" (MISSED).
 check "splat with passes:, the splat seen and the test ok: caught, exit 0" \
 	bash -c "[ $rc = 0 ] && [ '$(verdict v-warn)' = caught ]"
+# broken on: caught_by of a splat catch left '-' (or the first splat
+# instead of the line the pattern matched).
+check "... recorded as caught by the splat the pattern matched" \
+	test "$(caught_by v-warn)" = "splat: [    1.000000] $warn"
 STUB_RC=1 STUB_SPLAT=$warn STUB_KTAP='KTAP version 1\n1..1\nnot ok 1 smoke.boot' "$bv" v-warn >"$t/o" 2>&1
 rc=$?
 # broken on: "# passes:" ignored (caught on the splat alone).
@@ -208,6 +276,28 @@ check "a stale diff stops the run before any variant runs" \
 	bash -c "[ $rc = 1 ] && grep -q 'v-stale: tests/broken/v-stale.diff does not apply' '$t/o' && [ ! -s '$calls' ]"
 check "... the checkout is clean and on its branch" \
 	bash -c "[ -z \"\$(git -C '$K' status --porcelain --untracked-files=no)\" ] && [ \"\$(git -C '$K' symbolic-ref --short HEAD)\" = prep ]"
+
+# --- the table from the record alone -------------------------------------------------
+{ head -n 1 "$P/docs/broken-variants.tsv"
+  printf 'v-old\tabc\t0123456789ab\ttree\tcaught\tkunit: x\tx\t-\t1\t2026-12-01\n'
+  printf 'v-now\tabc\t%s\ttree\tcaught\tkunit: y\ty\t-\t1\t2026-12-01\n' "$sid"; } >"$t/rec"
+cp "$t/rec" "$P/docs/broken-variants.tsv"
+rm -f "$P/docs/broken-variants.md"
+S61_WORK=$t/nowhere "$bv" --table >"$t/o" 2>&1
+rc=$?
+# broken on: --table not handled before the checkout is required.
+check "--table writes the table without a kernel checkout" bash -c "[ $rc = 0 ] && [ -s '$P/docs/broken-variants.md' ]"
+# broken on: no stale mark (every row shown as if current).
+check "... a row of another stack is marked stale, today's not" \
+	bash -c "grep -q '^| v-old | .* | 0123456789ab (stale) | ' '$P/docs/broken-variants.md' && grep -q '^| v-now | .* | $sid | ' '$P/docs/broken-variants.md'"
+check "... and names today's stack" grep -q "^Stack now: \`$sid\`" "$P/docs/broken-variants.md"
+printf '# name\tdiff_sha1\ttop_tree\tverdict\tfailed_cases\tfirst_splat\tseconds\tdate\n' >"$P/docs/broken-variants.tsv"
+"$bv" --table >"$t/o" 2>&1
+rc=$?
+# broken on: the record's header not checked (an old record's columns read
+# as the new ones).
+check "a record of another format is refused, naming both headers" \
+	bash -c "[ $rc = 1 ] && grep -q 'its header is not this tool' '$t/o' && grep -q 'stack_id' '$t/o'"
 
 echo "1..$((pass + fail))"
 echo "broken-variants-tests: $pass passed, $fail failed"

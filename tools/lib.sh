@@ -224,3 +224,63 @@ deb_testmod() {
 	done
 	deb_newest "${hits[@]}"
 }
+
+# stack_id: the id of the top of the stack as branch-stack.txt and patches/
+# describe it, without a kernel checkout: the sha1 (12 digits) of the base
+# line's package and version and, in stack order, the diff part of every
+# patch (from its first "diff --git" line: the message, the diffstat and
+# the file's name change no tree). The same id builds the same tree. A record of a run on
+# the top (tools/broken-variants, tools/debian-broken) stores it; a record
+# of another id ran on another kernel (tools/check-claims calls it stale).
+stack_id() {
+	local b f
+	[ -f "$S61_STACK_FILE" ] || return 1
+	{
+		awk '$1 == "base" { print $2, $3; exit }' "$S61_STACK_FILE"
+		for b in $(stack_branches); do
+			[ -d "$S61_PATCHES/$b" ] || continue
+			while IFS= read -r f; do
+				echo patch
+				awk '/^diff --git / { d = 1 } d' "$f"
+			done < <(find "$S61_PATCHES/$b" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)
+		done
+	} | sha1sum | cut -c1-12
+}
+
+# ktap_caught_by RESULT TEST: what failed TEST in a KTAP result file (the
+# guest init's or the Debian runner's result.ktap; rootfs-overlay/s61/
+# ktap.sh writes a test's output as "# " lines, then its result line):
+#   assertion: REASON   "not ok", the test's own "FAIL: REASON" line
+#   timeout: LINE       "not ok" after "# timed out after Ns" (the runner
+#                       killed it: no assertion of the test failed)
+#   exit: LINE          "not ok" after "# exit N" or without a FAIL: line
+#                       (a shell error, a signal, an oops in its process)
+#   pass, skip, xfail   it did not fail
+#   none                not reported (no file, or the guest stopped first)
+ktap_caught_by() {
+	[ -f "$1" ] || { echo none; return; }
+	awk -v t="$2" '
+		function reset() { why = ""; tmo = ""; ex = "" }
+		/^ *# / {
+			l = $0; sub(/^ *# /, "", l)
+			if (l ~ /^FAIL: /) why = substr(l, 7)
+			else if (l ~ /^timed out after /) tmo = l
+			else if (l ~ /^exit [0-9]+/) ex = l
+			next
+		}
+		$1 == "ok" && $3 == t {
+			s = "pass"
+			if ($4 == "#" && $5 == "SKIP") s = "skip"
+			if ($4 == "#" && ($5 == "XFAIL" || $5 == "TODO")) s = "xfail"
+			reset(); next
+		}
+		$1 == "not" && $2 == "ok" && $4 == t {
+			if (tmo != "") s = "timeout: " tmo
+			else if (ex != "") s = "exit: " ex
+			else if (why != "") s = "assertion: " why
+			else s = "exit: not ok without a FAIL: line"
+			reset(); next
+		}
+		/^(not )?ok / { reset() }
+		END { print (s == "" ? "none" : s) }' "$1"
+}
