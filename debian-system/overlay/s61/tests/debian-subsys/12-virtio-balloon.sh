@@ -21,6 +21,11 @@ d=$(find /sys/bus/virtio/drivers/virtio_balloon -mindepth 1 -maxdepth 1 -name 'v
 feat=$(cat "/sys/bus/virtio/devices/$d/features")
 # VIRTIO_BALLOON_F_*: bit 2 deflate-on-oom, 3 free-page-hint, 5 reporting
 echo "balloon $d: features $feat (deflate-on-oom ${feat:2:1}, free-page-hint ${feat:3:1}, page-reporting ${feat:5:1})"
+# 6.1's driver registers its shrinker only with free-page-hint (bit 3),
+# which tools/debian-boot gives the device: without it there is no
+# shrinker to judge, and the test fails saying so.
+[ "${feat:3:1}" = 1 ] ||
+	fail "balloon $d has no free-page-hint (bit 3 of its features $feat): 6.1's virtio_balloon registers no shrinker without it (tools/debian-boot gives -device virtio-balloon-pci,free-page-hint=on)"
 [ "$(cat /sys/class/tty/ttyS1/type 2>/dev/null || echo 0)" != 0 ] || fail "no result port ttyS1 to ask the host"
 mt() { awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo; }
 vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
@@ -63,5 +68,5 @@ m2=$(mt)
 sub_timing "deflate"
 echo "MemTotal: $m0 kB, $m1 kB inflated, $m2 kB deflated; vmstat balloon_inflate +$(($(vm balloon_inflate) - i0)), balloon_deflate +$(($(vm balloon_deflate) - f0)) pages"
 sub_report work work dropped
-[ "${feat:3:1}" != 1 ] || sub_need_registered virtio-balloon
+sub_need_registered virtio-balloon
 pass
