@@ -16,6 +16,9 @@
 # - debian-subsys.binder: the binder pages that drop_caches must take off
 #   binder's LRU; debian-subsys.virtio-balloon: a device without
 #   free-page-hint (no shrinker to judge) fails;
+# - debian-bench.dp1: a mount or umount that waited for the held scan
+#   fails a kernel from the lockless branch on (the recorded base run
+#   judged as top), base may stall;
 # - the manifest's line rules (REFUSE-LINE, ALLOW-LINE): a rule without
 #   its regex is a harness error.
 #
@@ -200,6 +203,28 @@ expect "... saying why" out_has "FAIL: balloon virtio3 has no free-page-hint (bi
 # (with bit 3 the test goes on, to the result port this host lacks)
 check_fails "balloon: with free-page-hint the test goes on (here: no result port)" balloon 0011010000000000000000000000000000000001000000000000000000000000
 expect "... past the feature check" bash -c "grep -q 'no result port ttyS1' '$t/out' && ! grep -q 'no free-page-hint' '$t/out'"
+
+# ---- debian-bench.dp1: the lockless property, judged per target ---------------
+# The recorded base run (result-all-base.ktap: api=old lockless=no, each
+# call waited the 2 s hold: "ended while held: no").
+# seen failing with: the manifest as it was (23 passed, all met: dp1 only
+# measured); its REFUSE-LINE for dp1 removed.
+check_fails "dp1: base's run judged as top (config debian-s61) fails: the mounts waited for the held scan" \
+	judge --target top --config debian-s61 "$fx/result-all-base.ktap"
+expect "... naming dp1's line" out_has 'not as expected: it said "round 1: mount 2016.679 ms (ended while held: no), umount 2052.265 ms (while held: no); scans 3124", which .*debian-system/expected:[0-9]*: "\* \* debian-bench.dp1 REFUSE-LINE while held: no\\)"'
+check_fails "dp1: ... and as the branch lockless" judge --target lockless --config debian-s61 "$fx/result-all-base.ktap"
+# seen failing with: dp1's ALLOW-LINE removed.
+check "dp1: as base (6.1's own stall) it passes" judge --target base --config debian-s61 "$fx/result-all-base.ktap"
+# seen failing with: dp1's ALLOW-LINE for target base only.
+check "dp1: as the branch below lockless (secondary-array) it passes" \
+	judge --target secondary-array --config debian-s61 "$fx/result-all-base.ktap"
+sed 's/(ended while held: no), umount \([0-9.]*\) ms (while held: no)/(ended while held: yes), umount \1 ms (while held: yes)/' \
+	"$fx/result-all-base.ktap" >"$t/dp1-held.ktap"
+# seen failing with: the REFUSE-LINE's regex "while held" (any dp1 round
+# line refused).
+check "dp1: the same run with every call ended while held passes as top" judge --target top --config debian-s61 "$t/dp1-held.ktap"
+grep -c 'while held: yes' "$t/dp1-held.ktap" >"$t/out"
+expect "... (the edit made all three rounds' lines)" out_has '^3$'
 
 # ---- the manifest's line rules -------------------------------------------------
 printf '*  *  debian-bench.dp1  REFUSE-LINE\n' >"$t/bad.expected"
