@@ -412,6 +412,37 @@ says "judge: nooff: said" "did not power off within 1 s"
 # seen failing on: the console scan dropped.
 run splat 1
 says "judge: splat: the console line" "KERNEL SPLAT" "WARNING: CPU: 1"
+
+# ---- detectors that must not go quiet (issue 38 §2) -----------------------
+# The command line, pinned whole: at a loglevel below 7 (or with quiet) a
+# "WARNING: suspicious RCU usage" and kmemleak's KERN_INFO report never
+# reach the console the scan reads. seen failing with: debian-boot's
+# command line "quiet loglevel=4" and without panic=-1 oops=panic
+# softlockup_panic=1.
+expect "judge: good: the pinned command line (console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=7)" \
+	test "$(cat "$t/run-good/cmdline")" = "root=/dev/vda rw console=ttyS0 panic=-1 oops=panic softlockup_panic=1 loglevel=7 s61.suites=debian-smoke s61.kver=6.1.0-test-amd64"
+# seen failing with: debian-boot without its qemu/run --check-append
+# (QEMU started, the run passed).
+for a in quiet loglevel=4 console=tty0 oops=continue; do
+	mark
+	expect "boot: --append '$a' refused (exit 3)" rc_is 3 boot --image "$image" --quiet --out "$t/run-app" --append "s61.files=10 $a"
+	says "boot: --append '$a': named, with the way out" "debian-boot: --append 's61.files=10 $a': '$a'" "drop it"
+	expect "boot: --append '$a': nothing booted" no_calls
+done
+# A console scan that did not run is a harness error (exit 3), never a
+# clean console: qemu/run --scan-console exiting 2 (bash's own error), 126
+# (not executable), 127 (missing) or 3 (its harness error). seen failing
+# with: debian-boot's old "[ \$src != 3 ] || verdict=3; [ \$src != 1 ] ..."
+# (2, 126 and 127 passed).
+mv "$P/qemu/run" "$P/qemu/run.real"
+# shellcheck disable=SC2016  # the stub's own $1 and $@
+printf '#!/bin/bash\n[ "$1" != --scan-console ] || exit "$STUB_SCAN_RC"\nexec "%s" "$@"\n' "$P/qemu/run.real" >"$P/qemu/run"
+chmod +x "$P/qemu/run"
+for rc in 2 3 126 127; do
+	STUB_SCAN_RC=$rc run good 3
+	says "judge: a console scan that exited $rc: said" "HARNESS ERROR: the console scan (qemu/run --scan-console) exited $rc"
+done
+mv "$P/qemu/run.real" "$P/qemu/run"
 # seen failing on: debian-system/expected's config '*' instead of debian (a
 # kernel with CONFIG_SHRINKER_DEBUG could skip the test); the manifest left
 # out of the judging arguments.
