@@ -623,6 +623,10 @@ check_fails "state: the lines in a test's output (before its result) do not coun
 # seen failing on: state_problems without the number check (int() raised: exit 1, no message).
 check_fails "state: an unreadable taint fails" st unreadable 1
 expect "... saying so" out_has '"# s61-tainted: unreadable": not a taint mask'
+# (issue 38 §2) seen failing with: state_problems accepting "unreadable"
+# beside 1 and absent (locks not in ('1', 'absent', 'unreadable')).
+check_fails "state: an unreadable debug_locks (ktap_state could not read lockdep_stats) fails" st 4096 unreadable
+expect "... saying so" out_has '"# s61-debug-locks: unreadable": none of 1, 0, absent'
 # seen failing on: ktap-summary ignoring --allow-taint.
 check "state: --allow-taint B allows B (the KASAN control)" st $((4096 + 32)) 1 --allow-taint B
 # seen failing on: --allow-taint as a switch (any letter given: every taint allowed).
