@@ -115,7 +115,7 @@ check "  ... no 'No results' sentence" bash -c "! grep -q 'No results were recor
 t0=$SECONDS
 timed "prep enrolls a new series" "$tool" prep
 cp "$t/out" "$t/prep1"
-for want in "branch: $S61_B4_BRANCH" "cover-strategy: branch-description" "prefixes: 6.1" \
+for want in "branch: $S61_B4_BRANCH" "cover-strategy: branch-description" "prefixes: RFC 6.1" \
 	"revision: 1" "base-branch: base"; do
 	if grep -qx -- "$want" "$t/prep1"; then ok "show-info: $want"; else ko "show-info: $want" "$(grep -v ^commit- "$t/prep1" | head -12 | tr '\n' '|')"; fi
 done
@@ -134,8 +134,8 @@ for b in $(stack_branches); do
 	grep -Eq "^  $b +[0-9-]+ +[0-9]+ commits?$" "$t/cover" || missing="$missing $b"
 done
 check "cover letter lists every topic branch with its count${missing:+ (missing:$missing)}" test -z "$missing"
-check "cover letter To: the mm maintainer and linux-mm" bash -c "grep -qx 'To: Andrew Morton <akpm@linux-foundation.org>' '$t/cover' && grep -qx 'To: linux-mm@kvack.org' '$t/cover' && test \$(grep -c '^To: ' '$t/cover') = 2"
 check "cover letter: at most 150 lines of text" test "$(grep -cv '^\(To\|Cc\): ' "$t/cover")" -le 150
+check "cover letter To: linux-mm, Cc: the mm maintainer" bash -c "grep -qx 'To: linux-mm@kvack.org' '$t/cover' && test \$(grep -c '^To: ' '$t/cover') = 1 && grep -qx 'Cc: Andrew Morton <akpm@linux-foundation.org>' '$t/cover'"
 echo "# cover letter: $(grep -cv '^\(To\|Cc\): ' "$t/cover") lines of text"
 sha=$(sha256sum "$S61_SRC_TARBALL" | cut -d' ' -f1)
 check "cover letter names the package, version and the tarball's sha256" bash -c "grep -q 'package: Debian $(stack_base_package) $(stack_base_version)\$' '$t/cover' && grep -qx '    $sha' '$t/cover' && grep -q 'apt-get download $(stack_base_package)=$(stack_base_version)' '$t/cover'"
@@ -259,7 +259,7 @@ rm -f "$(find "$t/short" -name '*.eml' | LC_ALL=C sort | tail -1)"
 check_fails "roundtrip fails with a mail missing" "$tool" roundtrip "$t/short"
 check "  ... and says the tree differs" out_has "!= $top tree"
 cp -r "$t/mails" "$t/subj"
-sed -i '0,/^Subject: \[PATCH 6.1 03\//s//Subject: [PATCH 6.1 04\//' "$t/subj"/0003-*.eml
+sed -i '0,/^Subject: \[PATCH RFC 6.1 03\//s//Subject: [PATCH RFC 6.1 04\//' "$t/subj"/0003-*.eml
 check_fails "roundtrip fails with a misnumbered subject" "$tool" roundtrip "$t/subj"
 check "  ... and names the mail" out_has "mail 3: subject"
 cp -r "$t/mails" "$t/msg"
@@ -277,7 +277,7 @@ check "send again at the same commit" "$tool" send -o "$t/mails"
 timed "prep --reroll starts v2" "$tool" prep --reroll
 check "  ... revision 2" out_has "^revision: 2$"
 check "send v2" "$tool" send -o "$t/mails2"
-check "v2 subjects are [PATCH 6.1 v2 NN/N]" grep -q "^Subject: \[PATCH 6.1 v2 00/$n\]" "$t/mails2"/0000-*.eml
+check "v2 subjects are [PATCH RFC 6.1 v2 NN/N]" grep -q "^Subject: \[PATCH RFC 6.1 v2 00/$n\]" "$t/mails2"/0000-*.eml
 check "roundtrip of v2" "$tool" roundtrip "$t/mails2"
 check "compare v1 from v2" "$tool" compare v1
 wg tag -f "$S61_B4_TAGS/v2" "$series_sha~1" >/dev/null 2>&1
