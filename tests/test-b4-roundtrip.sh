@@ -197,6 +197,9 @@ check "Message-Ids in the sender's domain" test "$(grep -c '^Message-Id: <.*@exa
 check "send prints the recipients per patch mail" out_has "^send: recipients per patch mail: median .*, max .* (cap 25), $n mails; cover letter: "
 echo "# $(grep '^send: recipients' "$t/out")"
 check "no patch mail over 25 recipients" bash -c "[ \$(sed -n 's/.*max \([0-9]*\) (cap.*/\1/p' '$t/out') -le 25 ]"
+# seen failing with: recipients_report's per-mail printf removed
+check "send prints a line per mail with its recipients" test "$(grep -Ec '^send: +[0-9]+ recipients  [0-9]{4}-.*\.eml$' "$t/out")" = $((n + 1))
+
 # Authorship (issue 40): the sender is the only signer, no upstream trailer
 # claims a review of the 6.1 code.
 # seen failing with: sign_series adding --trailer "Reviewed-by: Muchun Song <songmuchun@bytedance.com>"
