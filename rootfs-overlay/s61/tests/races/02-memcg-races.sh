@@ -21,12 +21,15 @@
 # churn counters show that the memcg path called the shrinkers that were
 # being freed (memcg_counts > 0). Splats (KASAN, lockdep, RCU) and leaks
 # are judged by the host from the console.
-# Seen to fail (docs/testing.md; tests/broken/, record in
-# docs/broken-variants.tsv): memcg-no-tryget-race, a core whose
-# shrink_slab_memcg() calls a shrinker without shrinker_try_get(): "BUG:
-# kernel NULL pointer dereference ... RIP: 0010:0x0" 32 s into the race (a
-# churn shrinker found in shrinker_idr before its owner set count_objects);
-# free-without-rcu: "BUG: KASAN: use-after-free in shrink_slab_memcg".
+# Seen to fail by its own assertion: on no kernel defect yet (no count it
+# reads shows an unpinned or a freed shrinker called). The race is what the
+# splat scan catches these variants by (docs/testing.md, "splat scan:";
+# tests/broken/, each "# fails: splat"; record in docs/broken-variants.tsv):
+# memcg-no-tryget-race, a core whose shrink_slab_memcg() calls a shrinker
+# without shrinker_try_get(): KASAN use-after-free or "BUG: kernel NULL
+# pointer dereference", and the guest dies before this test reports;
+# free-without-rcu: "BUG: KASAN: use-after-free in shrink_slab_memcg",
+# this test passing.
 . /s61/lib.sh
 secs=$(cmdline_arg s61.memcg_race_secs)
 if [ -z "$secs" ]; then
