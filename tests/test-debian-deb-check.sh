@@ -5,7 +5,9 @@
 # s61-testmod package and fails each broken one (an unsigned .ko, a
 # signature magic with no signature, a wrong Depends version, the aux .ko
 # missing, a wrong vermagic, a postinst without depmod), naming what is
-# wrong; it refuses bad arguments (exit 2) and leaves no temporary
+# wrong; a module signed by a key other than that of the kernel's own
+# modules, or an image without a module to take the key from, fails; it
+# refuses bad arguments (exit 2) and leaves no temporary
 # directory. The fake .ko files are ELF objects from gcc with a .modinfo
 # section (modinfo reads their vermagic), signed as scripts/sign-file signs
 # (a detached PKCS#7 from openssl cms, the module_signature trailer and the
@@ -38,9 +40,14 @@ rc_is() {
 # The signing key, as certs/signing_key.pem of a build.
 openssl req -new -x509 -newkey rsa:2048 -nodes -keyout "$t/key.pem" -out "$t/cert.pem" \
 	-days 2 -subj '/CN=s61 test key' >/dev/null 2>&1 || { echo "cannot make a test key with openssl"; exit 1; }
+# Another build's key (its subject the same: only the key id tells them
+# apart), for a module the kernel cannot verify.
+openssl req -new -x509 -newkey rsa:2048 -nodes -keyout "$t/other-key.pem" -out "$t/other-cert.pem" \
+	-days 2 -subj '/CN=s61 test key' >/dev/null 2>&1 || { echo "cannot make a test key with openssl"; exit 1; }
 # mkko FILE NAME VERMAGIC SIGN: an ELF object with the .modinfo of module
 # NAME; SIGN: sign (a PKCS#7 signature, as sign-file appends it), none, or
-# magic (the trailer and the magic only, no signature in it).
+# magic (the trailer and the magic only, no signature in it). The key is
+# $t/key.pem, or $t/other-key.pem with KEY=other- (a caller's variable).
 mkko() {
 	local c=$t/ko.c n
 	printf 'static const char a[] __attribute__((section(".modinfo"), used, aligned(1))) = "%s";\n' \
@@ -49,7 +56,7 @@ mkko() {
 	case $4 in
 	none) return 0 ;;
 	sign)
-		openssl cms -sign -in "$1" -signer "$t/cert.pem" -inkey "$t/key.pem" -binary -noattr \
+		openssl cms -sign -in "$1" -signer "$t/${KEY:-}cert.pem" -inkey "$t/${KEY:-}key.pem" -binary -noattr \
 			-nocerts -nosmimecap -md sha256 -outform DER -out "$t/sig" || return 1
 		cat "$t/sig" >>"$1"
 		n=$(stat -c %s "$t/sig") ;;
@@ -65,10 +72,10 @@ mkko() {
 }
 # pkg NAME [VAR=VALUE...]: $t/NAME.deb, an s61-testmod package as
 # tools/debian-deb makes it, changed by the VARs: PKG, PVER, DEP (the
-# Depends line), MODS (the modules in it), VMAGIC, SIGN (of mkko),
+# Depends line), MODS (the modules in it), VMAGIC, SIGN and KEY (of mkko),
 # POSTINST (its body; "none": no postinst).
 pkg() {
-	local name=$1 r PKG=s61-testmod-$KVER PVER=$VER DEP="linux-image-$KVER (= $VER)"
+	local name=$1 r PKG=s61-testmod-$KVER PVER=$VER DEP="linux-image-$KVER (= $VER)" KEY=''
 	local MODS="s61_shrinker_test s61_shrinker_aux" VMAGIC=$VM SIGN=sign POSTINST="depmod -a $KVER" m
 	shift
 	[ $# = 0 ] || local "$@"
@@ -86,10 +93,16 @@ pkg() {
 	fi
 	dpkg-deb --root-owner-group --build "$r" "$t/$name.deb" >/dev/null
 }
-# The kernel's package: its name and version are what the check takes.
+# The kernel's package: its name and version are what the check takes,
+# and the key of its own module (lib/modules/KVER/kernel/, signed with
+# $t/key.pem as the build signs them), the kernel's key. image-nomod.deb
+# has no module.
 mkdir -p "$t/img/DEBIAN"
 printf 'Package: linux-image-%s\nVersion: %s\nArchitecture: amd64\nMaintainer: t <t@invalid>\nDescription: kernel\n' \
 	"$KVER" "$VER" >"$t/img/DEBIAN/control"
+dpkg-deb --root-owner-group --build "$t/img" "$t/image-nomod.deb" >/dev/null
+mkdir -p "$t/img/lib/modules/$KVER/kernel/fs/xfs"
+mkko "$t/img/lib/modules/$KVER/kernel/fs/xfs/xfs.ko" xfs "$VM" sign || { echo "cannot make the kernel's module"; exit 1; }
 dpkg-deb --root-owner-group --build "$t/img" "$t/image.deb" >/dev/null
 IMG=$t/image.deb
 export TMPDIR=$t/tmp
@@ -117,6 +130,24 @@ pkg extra DEP="kmod, linux-image-$KVER (= $VER)" POSTINST="[ -x /sbin/depmod ] &
 expect "good: another dependency beside the kernel and a guarded depmod hold too" run 0 extra
 # seen failing on: the trap removed (the extracted tree left in TMPDIR).
 expect "good: no temporary directory left" test -z "$(ls -A "$TMPDIR")"
+
+# ---- the signer is the kernel's own key (issue 38 §2) ----------------------
+# seen failing with: the old debian-deb-check (HEAD a5d335a's: "a
+# signer" enough, no kernel key; it also passed the three checks below).
+run 0 good
+says "good: the kernel's key named, each module's key found the kernel's" \
+	"ok   kernel key: 's61 test key', key " "ok   s61_shrinker_test.ko: signed by 's61 test key', sha256, key " ": the kernel's"
+pkg otherkey KEY=other-
+# seen failing with: the key comparison removed ("elif false"); the key
+# id not compared, the signer's name alone (both keys are "s61 test key").
+expect "a module signed by another key (same subject): fails (exit 1), for that only" fails_for otherkey ": not the kernel's key"
+says "another key: says the kernel cannot verify it" "FAIL s61_shrinker_test.ko: signed by 's61 test key', key " "the kernel cannot verify it (taint E)"
+# seen failing with: debian-deb-check's "has no module" flunk made a pass
+# (the modules still failed, "the kernel's key is unknown", but the
+# image's own fault unsaid).
+rc_is 1 "$chk" "$t/good.deb" "$t/image-nomod.deb"
+expect "an image without a module of its own: fails (exit 1), no key to compare with" test $? = 0
+says "an image without a module: says so" "FAIL kernel key: image-nomod.deb has no module under /lib/modules/$KVER/kernel/"
 
 # ---- broken packages: each one fails, naming what is wrong ---------------
 pkg unsigned SIGN=none
