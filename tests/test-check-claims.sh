@@ -159,7 +159,7 @@ check "a KUnit variant moved into smoke.boot's row: exit 1, the claim mis-tied" 
 	fails_with 'FAIL kunit-cc (docs/testing.md:7): claimed for test smoke.boot, but tests/broken/kunit-cc.diff says '"'"'# fails: kunit shrinker_test_one'"'"
 # broken on: the claims counted per name only (claimed anywhere: ok).
 check "... and missing from its case's row" \
-	fails_with "FAIL kunit-cc (kunit shrinker_test_one): docs/testing.md claims it nowhere: name it in the 'seen to fail on' cell of shrinker_test_one's row"
+	fails_with "FAIL kunit-cc (kunit shrinker_test_one): docs/testing.md claims it nowhere: name it in the claim cell ('seen to fail on', 'failed on') of shrinker_test_one's row"
 good
 sed -i 's/; splat scan: `broken-ss`/; `broken-ss`/' "$P/docs/testing.md"
 run
@@ -308,6 +308,13 @@ run
 # as the new ones).
 check "a record of another format: an error naming both headers" \
 	fails_with "its header is not tools/broken-variants'" 'want: # name diff_sha1 stack_id'
+
+good
+rm "$P/debian-system/broken-variants"
+run
+# broken on: the inputs not looked for (the Debian claims silently skipped).
+check "a missing input: an error naming it and the way out" \
+	fails_with 'error: no debian-system/broken-variants: check-claims reads' 'git checkout -- debian-system/broken-variants'
 
 # --- the Debian claims ------------------------------------------------------------------------
 good
