@@ -225,6 +225,26 @@ sed 's/(ended while held: no), umount \([0-9.]*\) ms (while held: no)/(ended whi
 check "dp1: the same run with every call ended while held passes as top" judge --target top --config debian-s61 "$t/dp1-held.ktap"
 grep -c 'while held: yes' "$t/dp1-held.ktap" >"$t/out"
 expect "... (the edit made all three rounds' lines)" out_has '^3$'
+# The round line as today's 02-dp1.sh prints it (its echo, run here with
+# one call that waited), judged as top: the rule must match what the
+# guest says, not only the recorded run.
+# dp1_top MOUNT_HELD UMOUNT_HELD: that echo's line, in a dp1 result,
+# judged as top.
+dp1_top() {
+	local src
+	src=$(grep -m 1 '^	echo "round \$r: ' "$ov/tests/debian-bench/02-dp1.sh") || return 1
+	# shellcheck disable=SC2034  # read by the eval'd echo
+	(r=1 mount_ms=2016.679 umount_ms=12.5 mount_held=$1 umount_held=$2 dbg=$t/nodbg && eval "$src") >"$t/dp1.out" 2>/dev/null
+	ktap "$t/dp1-line.ktap" debian-bench.dp1 "$t/dp1.out"
+	judge --target top --config debian-s61 "$t/dp1-line.ktap"
+}
+# seen failing with: 02-dp1.sh's round line saying "(held: no)" for the
+# mount (the rule's regex no longer matched what the guest says).
+check_fails "dp1: today's round line with the mount waiting fails top" dp1_top no yes
+expect "... naming it" out_has 'it said "round 1: mount 2016.679 ms (ended while held: no), umount 12.5 ms (while held: yes); scans "'
+# seen failing with: 02-dp1.sh's round line without the umount's "(while held: ...)".
+check_fails "dp1: ... and with the umount waiting" dp1_top yes no
+check "dp1: ... both ended while held: passes top" dp1_top yes yes
 
 # ---- the manifest's line rules -------------------------------------------------
 printf '*  *  debian-bench.dp1  REFUSE-LINE\n' >"$t/bad.expected"
