@@ -4,7 +4,9 @@
 # memcg-limited scope and read back with O_DIRECT, memory.reclaim,
 # drop_caches, stop. Shrinker: md-raid5:md61 (stripe heads above
 # stripe_cache_size, which the array grows under load). The stripe cache
-# is the slab raid5-md61.
+# is the slab raid5-md61. This load adds no stripe above the cache's
+# size: the shrinker is judged registered and gone, its evidence row is
+# "registered only" (debian-system/registered-only).
 . /s61/lib.sh
 # shellcheck source=debian-system/overlay/s61/subsys.sh
 . /s61/subsys.sh

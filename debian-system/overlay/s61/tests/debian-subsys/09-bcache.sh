@@ -8,7 +8,8 @@
 # md-bcache:<cset uuid> (the btree node cache, btree_cache_size of
 # /sys/fs/bcache/<uuid>; it frees only what is above its reserve of
 # nodes, which a cache set this small never has: the test judges the
-# device and its teardown, and reports the cache).
+# device and its teardown, and reports the cache; its evidence row is
+# "registered only", debian-system/registered-only).
 . /s61/lib.sh
 # shellcheck source=debian-system/overlay/s61/subsys.sh
 . /s61/subsys.sh

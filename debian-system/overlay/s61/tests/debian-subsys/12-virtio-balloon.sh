@@ -6,7 +6,10 @@
 # balloon by 256 MiB (QMP "balloon" to the guest's memory minus that);
 # MemTotal must drop by at least 200 MiB (the driver takes the pages from
 # the guest), then drop_caches under the smaller memory, then
-# "s61-host: balloon 0" (deflate): MemTotal must come back.
+# "s61-host: balloon 0" (deflate): MemTotal must come back. The shrinker
+# counts the pages hinted to the host, which only a migration asks for:
+# judged registered, its evidence row "registered only"
+# (debian-system/registered-only).
 # The device has no MSI-X: on QEMU's pc machine a debug kernel can be too
 # slow for ACPI's _PRT and leave it without an interrupt route, and the
 # host's request never arrives (tools/debian-boot's "note: ACPI" line says
