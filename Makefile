@@ -40,7 +40,7 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
 	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
 	debian-compare debian-compare-tests debian-deb-check-tests debian-evidence-tests \
-	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests
+	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests debian-subsys-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -84,7 +84,7 @@ lint: deps-lint
 tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
 	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
-	debian-deb-check-tests control-off-tests debian-evidence-tests debian-broken-tests debian-debug-run-tests
+	debian-deb-check-tests control-off-tests debian-evidence-tests debian-subsys-tests debian-broken-tests debian-debug-run-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -383,6 +383,11 @@ debian-broken-tests:
 
 # tools/debian-debug-run with stub debian-image and debian-boot (no boot,
 # ~2 s).
+# subsys.sh and the debian-subsys binder and balloon tests on a fake /sys,
+# /proc and /boot, and how debian-system/expected judges what they say (~5 s).
+debian-subsys-tests:
+	tests/test-debian-subsys.sh
+
 debian-debug-run-tests:
 	tests/test-debian-debug-run.sh
 
