@@ -88,16 +88,27 @@ ktap_state() {
 }
 
 # A kmemleak scan at the end of a run (the initramfs init, the Debian
-# image's runner), on a kernel with kmemleak: an object is reported only
-# once it is 5 s old (MSECS_MIN_AGE), and one whose contents changed since
-# the scan before (every object, at its first scan) only at the next scan:
-# so wait past that age, then scan twice (each write returns when its scan
-# is done) and print what was found. The kernel's own "N new suspected
-# memory leaks" line goes to the console either way.
+# image's runner), on a kernel with kmemleak (FILE, its debugfs file,
+# /sys/kernel/debug/kmemleak unless given, is there): an object is
+# reported only once it is 5 s old (MSECS_MIN_AGE), and one whose contents
+# changed since the scan before (every object, at its first scan) only at
+# the next scan: so wait past that age, then scan twice (each write
+# returns when its scan is done) and print what was found. The kernel's
+# own "N new suspected memory leaks" line goes to the console either way.
+# Returns 1, saying why, when a scan or the read of its findings failed:
+# kmemleak that switched itself off ("kmemleak: Kernel memory leak
+# detector disabled", on an internal error) refuses "scan" (EPERM), and a
+# run that lost its leak detector is not clean.
 kmemleak_final_scan() {
-	[ -w /sys/kernel/debug/kmemleak ] || return 0
+	local f=${1:-/sys/kernel/debug/kmemleak} n
+	[ -e "$f" ] || return 0
 	sleep 6
-	echo scan >/sys/kernel/debug/kmemleak
-	echo scan >/sys/kernel/debug/kmemleak
-	cat /sys/kernel/debug/kmemleak
+	for n in first second; do
+		echo scan 2>/dev/null >"$f" && continue
+		echo "s61: kmemleak: the $n 'echo scan >$f' failed: kmemleak is off (it disables itself on an internal error); the run has no leak detector"
+		return 1
+	done
+	cat "$f" && return 0
+	echo "s61: kmemleak: cannot read $f: the findings of the final scan are unknown"
+	return 1
 }
