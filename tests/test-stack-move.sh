@@ -70,6 +70,8 @@ start=$(snapshot)
 # A clean move: one command, the report, branch-stack.txt, patches/.
 check "move 2.0-1: a clean move" "$st" move 2.0-1
 says "  ... a line per patch: offset, fuzz" "one/0002-lib-a-spell-fifteen.patch: offset" "one/0001-lib-a-spell-three.patch: fuzz" "two/0001-lib-b-spell-seven.patch: fuzz"
+# seen failing with: the message printed before a blocking flock, always
+expect "  ... imported 2.0-1 without 'waiting for the import lock' (nothing held it)" out_lacks "waiting for the import lock"
 check "  ... fetched 2.0-1 with apt-get download" grep -qx 'download -q linux-source-6.1=2.0-1' "$t/apt.log"
 check "  ... the .deb kept in the cache" test -s "$t/cache/debs/linux-source-6.1_2.0-1_all.deb"
 check "  ... both uploads side by side in the shared import" test "$(git -C "$B" tag | tr '\n' ' ')" = "base-1.0-1 base-2.0-1 "
@@ -125,6 +127,20 @@ for v in 4.0-1 2.0; do
 done
 check_fails "move refuses what is not a Debian version" "$st" move ../x
 unchanged "$start" "  ... and changed nothing"
+
+# The import lock held by another clone: the import says it waits, waits,
+# then goes on.
+rm -f "$t/lock-held"
+flock "$t/cache/import.lock" bash -c "touch '$t/lock-held'; sleep 2; echo released >>'$t/apt.log'" &
+holder=$!
+while [ ! -e "$t/lock-held" ]; do sleep 0.1; done
+check_fails "move 3.0-1 --dry-run while another clone holds the import lock" "$st" move 3.0-1 --dry-run
+# seen failing with: a plain 'flock 9' (no message)
+says "  ... says it waits for the lock, then imports and runs" "waiting for the import lock" "importing" "two/0001-lib-b-spell-seven.patch: conflict"
+# seen failing with: 'flock -n 9 || info ...' (the message, no wait)
+check "  ... fetched 3.0-1 only after the other clone let the lock go" \
+	test "$(grep -x 'released\|download -q linux-source-6.1=3.0-1' "$t/apt.log" | tr '\n' ' ')" = "released download -q linux-source-6.1=3.0-1 "
+wait $holder
 
 # A conflict: stop, named; everything else refuses; abort: as before.
 check_fails "move 3.0-1 stops at a conflict" "$st" move 3.0-1
