@@ -199,7 +199,13 @@ signal_at_am() {
 	S61_TEST_SIGNAL_AT="$1 $2" PATH=$t/bin:$PATH env --default-signal=INT,QUIT bash -c '"$@"; exit $?' signal_at_am "${@:3}"
 }
 newer_series() {
+	local f
 	sed -i 's/^\(Subject: \[PATCH\] .*\)$/\1, as a word/' "$t/proj/patches/one/0002-"*.patch "$t/proj/patches/two/0001-"*.patch
+	# (named as export names them: the applied stack is then exported, not
+	# behind patches/)
+	for f in "$t/proj/patches/one/0002-"*.patch "$t/proj/patches/two/0001-"*.patch; do
+		mv "$f" "${f%.patch}-as-a-word.patch"
+	done
 }
 restore_applied
 newer_series
@@ -264,14 +270,59 @@ rm -rf "$t/proj/patches"; cp -r "$t/patches.good" "$t/proj/patches"
 check "apply works again with good patches" "$st" apply
 
 # patches/ moved on (a newer series pulled into the repository): the branch
-# is behind, not unexported, and apply brings it up to date.
+# is behind, not unexported; status fails, export refuses to undo patches/
+# (issue 41), apply brings the branch up to date.
 sed -i 's/^Subject: \[PATCH\] lib: b: spell seven$/&, as a word/' "$t/proj/patches/two/0001-"*.patch
-check "status: a branch behind patches/ is not unexported work (exit 0)" "$st" status
+# seen failing with: status returning 0 for a branch behind patches/
+check_fails "status: a branch behind patches/ is not the stack of patches/ (exit 1)" "$st" status
 if out_has "^two .*behind patches/"; then ok "status says the branch is behind patches/"; else ko "status says the branch is behind patches/" "$(cat "$t/out")"; fi
+# seen failing with: export without the export_would_undo check
+refuses "export refuses to undo a newer series in patches/" "$st" export
+says "  ... names the file and both ways out" "patches/two/0001-lib-b-spell-seven.patch" "tools/stack apply" "checkout -- patches/two/0001-lib-b-spell-seven.patch"
 check "apply updates a branch that is behind" "$st" apply
 check "  ... to the new commit" bash -c "git -C '$K' log -1 --format=%s two | grep -qx 'lib: b: spell seven, as a word'"
 rm -rf "$t/proj/patches"; cp -r "$t/patches.good" "$t/proj/patches"
 check "apply goes back to the good patches" "$st" apply
+
+# A patch file edited by hand so that it no longer applies (what apply's
+# advice on a failure asks for, half done): apply keeps the stack, and the
+# edit must survive an export (issue 41).
+sed -i 's/^-7$/-seventy/; s/^+seven$/+SEVEN/' "$t/proj/patches/two/0001-"*.patch
+cp "$t/proj/patches/two/0001-"*.patch "$t/edited.patch"
+refuses "a hand-edited patch that does not apply: apply fails" "$st" apply
+# seen failing with: status returning 0 for a branch behind patches/
+check_fails "  ... status fails" "$st" status
+says "  ... and says the branch is behind patches/" "behind patches/"
+refuses "  ... export refuses" "$st" export
+says "  ... names the file and the ways out" "patches/two/0001-lib-b-spell-seven.patch" "tools/stack apply" "git -C $t/proj checkout -- patches/two/0001-lib-b-spell-seven.patch"
+# seen failing with: export without the export_would_undo check
+check "  ... the edit survives" cmp "$t/edited.patch" "$t/proj/patches/two/0001-"*.patch
+# The same edit with a commit of one's own on the branch (NOT EXPORTED).
+g checkout -q two
+sed -i 's/^9$/nine/' "$K/lib/b.c"; g commit -qam "lib: b: spell nine"
+check_fails "an edited patch and a new commit: status fails" "$st" status
+# seen failing with: export_would_undo ignoring the branches that are not behind
+refuses "  ... export refuses" "$st" export
+says "  ... names the edited file" "patches/two/0001-lib-b-spell-seven.patch"
+if out_has "0002-lib-b-spell-nine"; then ko "  ... not the new commit"; else ok "  ... not the new commit"; fi
+g reset -q --hard HEAD~1
+check "the way out: git checkout -- the file" git -C "$t/proj" checkout -- patches/two/0001-lib-b-spell-seven.patch
+check "  ... status 0 again" "$st" status
+check "  ... export works" "$st" export
+check "  ... and changes nothing" test -z "$(git -C "$t/proj" status --porcelain)"
+# A patch file deleted by hand: export would bring it back.
+rm "$t/proj/patches/one/0002-"*.patch
+check_fails "a patch file deleted by hand: status fails" "$st" status
+refuses "  ... export refuses" "$st" export
+says "  ... names it and how to get it back" "patches/one/0002-lib-a-spell-five.patch (the branch has it, patches/ not)" "checkout -- patches/one/0002-lib-a-spell-five.patch"
+git -C "$t/proj" checkout -- patches/one
+# A new commit alone (no edit of patches/): export writes it as before.
+sed -i 's/^9$/nine/' "$K/lib/b.c"; g commit -qam "lib: b: spell nine"
+check "a new commit alone: export writes it" "$st" export
+check "  ... as patches/two/0002" test -f "$t/proj/patches/two/0002-lib-b-spell-nine.patch"
+g reset -q --hard HEAD~1
+rm -rf "$t/proj/patches"; cp -r "$t/patches.good" "$t/proj/patches"
+check "(the good patches applied again)" "$st" apply --force
 
 # The checkout commits as the series' storage identity, also one made
 # before that identity changed (a checkout whose config still names the
