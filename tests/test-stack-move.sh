@@ -4,11 +4,12 @@
 # 3.0-1 as .debs of a fake archive that a fake apt-get downloads. 2.0-1
 # shifts lib/a.c (offset) and changes a line near "seven" in lib/b.c
 # (fuzz); 3.0-1 changes line 7 of lib/b.c, which the stack changes too
-# (conflict). Checked: several imports side by side, init following
-# branch-stack.txt to another version, a clean move, the round trip back
-# byte for byte, a conflict stopped + aborted (nothing changed) and
-# resolved + continued, --skip, a move interrupted (SIGINT, SIGTERM,
-# kill -9) leaving the old stack, the dry run, and check-upstream's exit
+# (conflict), and adds lib/only/d.c. Checked: several imports side by
+# side, init following branch-stack.txt to another version, a clean move,
+# the round trip back byte for byte, a conflict stopped + aborted (nothing
+# changed) and resolved + continued, --skip, a move interrupted (SIGINT,
+# SIGTERM, kill -9; also in the middle of a checkout) leaving the old stack
+# and no file of the other upload, the dry run, and check-upstream's exit
 # statuses.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +22,7 @@ trap 'rm -rf "$t"' EXIT
 mkdir -p "$t/archive" "$t/bin"
 make_source 1.0-1 :
 make_source 2.0-1 "sed -i '1i /* 2.0 */' lib/a.c && sed -i 's/^10\$/10 (2.0)/' lib/b.c && echo new >lib/c.c"
-make_source 3.0-1 "sed -i 's/^7\$/7 (3.0)/' lib/b.c"
+make_source 3.0-1 "sed -i 's/^7\$/7 (3.0)/' lib/b.c && mkdir lib/only && echo 3.0 >lib/only/d.c"
 make_deb 2.0-1
 make_deb 3.0-1
 fake_apt_get
@@ -230,6 +231,75 @@ rm "$t/bin/git"
 check "a move after that works" "$st" move 2.0-1
 check "  ... and back" "$st" move 1.0-1
 check "  ... byte-identical" on_1_0
+
+# Interrupted while it checks out the new upload at a conflict (issue 41:
+# Ctrl-C there once left Documentation/filesystems/ntfs.rst, a file only
+# the other upload has, untracked in the checkout, and status advised
+# committing it). A git in front of the real one does the first
+# 'checkout -f --detach' of the move as far as a checkout killed in the
+# middle does: the files of the new tree written, the index not; then the
+# signal S61_TEST_HALF goes to the whole move.
+real_git=$(command -v git)
+cat >"$t/bin/git" <<GIT
+#!/bin/bash
+case " \$* " in
+*" checkout -q -f --detach "*)
+	if [ -n "\${S61_TEST_HALF:-}" ] && [ ! -e "$t/half-done" ]; then
+		touch "$t/half-done"
+		for a; do rev=\$a; done
+		# (not .gitignore: the checkout marks it skip-worktree, git leaves it)
+		$real_git -C "$K" archive "\$rev" | tar -C "$K" -x --exclude=.gitignore
+		kill -s "\$S61_TEST_HALF" -- -\$(ps -o pgid= -p \$\$ | tr -d " ")
+		exit 130
+	fi ;;
+esac
+exec $real_git "\$@"
+GIT
+chmod +x "$t/bin/git"
+half_checkout() {
+	rm -f "$t/half-done"
+	S61_TEST_HALF=$1 setsid -w env --default-signal=INT,QUIT bash -c '"$@"' half_checkout "${@:2}"
+}
+g checkout -q two
+check_fails "move 3.0-1 interrupted (SIGINT) while it checks out 3.0-1 at the conflict" half_checkout INT "$st" move 3.0-1
+says "  ... says the stack is unchanged" "the stack is unchanged (still on linux-source-6.1 1.0-1)"
+check "  ... (it was interrupted there: the checkout half done)" test -e "$t/half-done"
+# seen failing with: move_cleanup without move_strays
+check "  ... no file of 3.0-1 left in the checkout" test ! -e "$K/lib/only"
+unchanged "$start" "  ... the old stack intact, nothing untracked"
+check "  ... status 0" "$st" status
+check_fails "move 3.0-1 killed (-9) there" half_checkout KILL "$st" move 3.0-1
+check "  ... (it left the file of 3.0-1)" test -e "$K/lib/only/d.c"
+check_fails "  ... status fails" "$st" status
+says "  ... names the move and the way out" "is in progress" "move --abort"
+expect "  ... does not advise committing the file" out_lacks "commit them"
+check "  ... (the file is there for git status)" bash -c "git -C '$K' status --porcelain | grep -qx '?? lib/only/'"
+check "  ... move --abort" "$st" move --abort
+# seen failing with: move_cleanup without move_strays
+check "  ... no file of 3.0-1 left in the checkout" test ! -e "$K/lib/only"
+unchanged "$start" "  ... the old stack intact, nothing untracked"
+rm "$t/bin/git"
+# A file of another upload in the checkout all the same (left by an older
+# tools/stack): status and export name it as such and say to remove it,
+# never to commit it.
+mkdir -p "$K/lib/only"
+git -C "$B" show base-3.0-1:lib/only/d.c >"$K/lib/only/d.c"
+check_fails "a file only another upload has, untracked: status fails" "$st" status
+# seen failing with: status without stray_files
+says "  ... names it, the upload, and how to remove it" "lib/only/d.c" "linux-source-6.1 3.0-1" "git -C $K clean -f -- lib/only/d.c"
+# seen failing with: status without stray_files
+expect "  ... does not advise committing it" out_lacks "commit them"
+before=$(snapshot)
+check_fails "  ... export refuses" "$st" export
+unchanged "$before" "  ... and changed nothing"
+# seen failing with: check_clean without stray_files
+says "  ... names it, the upload, and how to remove it" "lib/only/d.c" "linux-source-6.1 3.0-1" "git -C $K clean -f -- lib/only/d.c"
+expect "  ... does not advise committing it" out_lacks "commit them"
+echo mine >"$K/lib/mine.c"
+check_fails "with a new file of one's own too: status fails" "$st" status
+says "  ... advises committing that one" "commit them" "lib/mine.c"
+rm -r "$K/lib/only" "$K/lib/mine.c"
+check "  ... status 0 without them" "$st" status
 
 # The dry run: the report, nothing changes, not even a dirty checkout.
 echo dirty >>"$K/lib/a.c"
