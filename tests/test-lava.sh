@@ -15,7 +15,7 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 new_project
 cp -r "$here/rootfs-overlay" "$P/"
-cp "$here/qemu/run" "$here/qemu/ktap-summary" "$here/qemu/expected" "$P/qemu/"
+cp "$here/qemu/run" "$here/qemu/ktap-summary" "$here/qemu/expected" "$here/qemu/splat-patterns" "$P/qemu/"
 mkdir -p "$P/lava" && cp "$here/lava/kcidb-schema-v04.json" "$P/lava/"
 printf '%s\n' '# test stack' 'base linux-source-6.1 1.0-1' prep 'api core' 'lockless core' tests >"$P/branch-stack.txt"
 export S61_CACHE=$t/cache S61_WORK=$P/.work
@@ -209,19 +209,77 @@ check "the schema says it is a subset and where it comes from" \
 "$kc" lava "$F/lava/results-lockless-boot.yaml" --job "$t/lj2/lockless-boot.yaml" --job-id 42 -o "$t/kl.json" >"$t/out" 2>&1
 check "tools/kcidb lava on lavacli's results (server export) writes valid KCIDB" "$kc" validate "$t/kl.json"
 check "... a test per LAVA case of the monitor, named as the guest named it" \
-	jq_py "$t/kl.json" 'len(d["tests"]) == 9 and d["tests"][1]["path"] == "s61.smoke.boot" and d["tests"][7]["status"] == "SKIP" and d["tests"][0]["status"] == "PASS"'
+	jq_py "$t/kl.json" 'len(d["tests"]) == 9 and d["tests"][1]["path"] == "s61.smoke.boot" and d["tests"][7]["status"] == "SKIP"'
+# seen failing with: cmd_lava without judge_console (its status PASS: the
+# old behaviour, PASS unless a case said fail).
+check "... and, the server's export having no console, the run itself ERROR (not judged), saying so" \
+	jq_py "$t/kl.json" 'd["tests"][0]["status"] == "ERROR" and "no console to judge" in d["tests"][0]["comment"]'
 check "... the branch and commit from the job's metadata" \
 	jq_py "$t/kl.json" 'd["checkouts"][0]["git_repository_branch"] == "lockless" and d["checkouts"][0]["git_commit_hash"] == "'"$(g rev-parse lockless)"'" and d["tests"][1]["id"] == "s61:lava-42:s61.smoke.boot"'
 "$kc" lava "$F/lava/lava-run-base-boot.log" --job "$t/lj2/base-boot.yaml" --job-id 7 -o "$t/kl2.json" >"$t/out" 2>&1
 check "... and on lava-run's log (base): valid" "$kc" validate "$t/kl2.json"
 check "... LAVA's fail where qemu/expected expects XFAIL is waived" \
-	jq_py "$t/kl2.json" 'd["tests"][1]["status"] == "FAIL" and d["tests"][1]["waived"] is True and d["tests"][0]["status"] == "PASS"'
+	jq_py "$t/kl2.json" 'd["tests"][1]["status"] == "FAIL" and d["tests"][1]["waived"] is True'
+# That log has the lockless suite's three results only, no KTAP plan and no
+# state lines: judged as qemu/run judges a run of the job's smoke,lockless,
+# it fails. seen failing with: cmd_lava without judge_console (PASS).
+check "... but the run of that log (smoke's tests missing, no plan, no kernel state) is FAIL" \
+	jq_py "$t/kl2.json" 'd["tests"][0]["status"] == "FAIL" and "results:" in d["tests"][0]["comment"]'
 sed 's/"case": "job", "definition": "lava", "result": "pass"/"case": "job", "definition": "lava", "result": "fail"/' \
 	"$F/lava/lava-run-base-boot.log" >"$t/incomplete.log"
 "$kc" lava "$t/incomplete.log" --job "$t/lj2/base-boot.yaml" -o "$t/kl3.json" >"$t/out" 2>&1
 check "... an incomplete LAVA job makes the run ERROR" jq_py "$t/kl3.json" 'd["tests"][0]["status"] == "ERROR"'
 "$kc" lava "$F/judge/result-boot-smoke.ktap" --job "$t/lj2/base-boot.yaml" -o "$t/kl4.json" >"$t/o2" 2>&1
 check "... a file with no LAVA results is refused" bash -c "[ $? = 1 ] && grep -q 'no LAVA results' '$t/o2'"
+
+# A LAVA run judged as qemu/run judges one (issue 38 §2): the console of a
+# lava-run log of base [boot] (det-lava-run-base-boot.log: constructed,
+# every test of smoke,lockless, the kernel's state, s61-exit 0) passes;
+# each broken copy of it fails the run, naming why.
+# lava_root NAME LOG [ARGS]: the run's status and comment in $t/out.
+lava_root() {
+	"$kc" lava "$2" --job "$t/lj2/base-boot.yaml" -o "$t/kr-$1.json" "${@:3}" >"$t/o2" 2>&1 || { cat "$t/o2" >"$t/out"; return 1; }
+	/usr/bin/python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["tests"][0]; print(r["status"], r.get("comment", ""))' \
+		"$t/kr-$1.json" >"$t/out"
+}
+good=$F/lava/det-lava-run-base-boot.log
+lava_root good "$good"
+expect "judged LAVA run: a complete clean console of base [boot] is PASS" grep -q '^PASS ' "$t/out"
+sed 's/"msg": "\[    3.210000\] Run \/s61\/init as init process"/"msg": "[    3.210000] WARNING: CPU: 0 PID: 1 at mm\/shrinker.c:487 shrinker_register+0x5a\/0x60"/' "$good" >"$t/l-splat.log"
+lava_root splat "$t/l-splat.log"
+# seen failing with: judge_console without the splat scan (its qemu/run
+# --scan-console call dropped).
+expect "judged LAVA run: a kernel splat on the console is FAIL, named" grep -q '^FAIL .*console: KERNEL SPLAT' "$t/out"
+sed 's/# s61-tainted: 4096/# s61-tainted: 4608/' "$good" >"$t/l-taint.log"
+lava_root taint "$t/l-taint.log"
+# seen failing with: judge_console without the qemu/ktap-summary call (each
+# check from here to the SKIP's).
+expect "judged LAVA run: a kernel tainted W at the end is FAIL" grep -q '^FAIL .*results:' "$t/out"
+grep -v 'ok 3 smoke.drop-caches-dentries' "$good" >"$t/l-missing.log"
+lava_root missing "$t/l-missing.log"
+expect "judged LAVA run: a test of the job's suites not reported is FAIL" grep -q '^FAIL .*results:' "$t/out"
+sed 's/ok 2 smoke.shrinker-debugfs # 1s/ok 2 smoke.shrinker-debugfs # SKIP no debugfs/' "$good" >"$t/l-skip.log"
+lava_root skip "$t/l-skip.log"
+expect "judged LAVA run: a SKIP where qemu/expected wants PASS (LAVA's case says pass) is FAIL" grep -q '^FAIL .*results:' "$t/out"
+grep -v 's61-exit: 0' "$good" >"$t/l-noexit.log"
+lava_root noexit "$t/l-noexit.log"
+# seen failing with: judge_console without its s61-exit check (and
+# ktap-summary's own: none there).
+expect "judged LAVA run: no s61-exit line is FAIL" grep -q '^FAIL .*no "s61-exit:" line' "$t/out"
+# The server's export with the job's log (--log) as its console.
+lava_root export "$F/lava/results-lockless-boot.yaml" --log "$good"
+expect "judged LAVA run: a server export with --log is judged on that console" grep -q '^PASS ' "$t/out"
+# seen failing with: judge_console mapping every exit of the scan but 1 to
+# a pass.
+mkdir -p "$t/kbroken/tools" "$t/kbroken/qemu"
+cp "$kc" "$t/kbroken/tools/"
+cp "$here/qemu/ktap-summary" "$here/qemu/expected" "$t/kbroken/qemu/"
+cp -r "$P/rootfs-overlay" "$P/lava" "$P/branch-stack.txt" "$t/kbroken/"
+printf '#!/bin/sh\nexit 2\n' >"$t/kbroken/qemu/run"
+chmod +x "$t/kbroken/qemu/run"
+"$t/kbroken/tools/kcidb" lava "$good" --job "$t/lj2/base-boot.yaml" -o "$t/kr-broken.json" >"$t/o2" 2>&1
+check "judged LAVA run: a splat scan that did not run makes the run ERROR" \
+	jq_py "$t/kr-broken.json" 'd["tests"][0]["status"] == "ERROR" and "exited 2" in d["tests"][0]["comment"]'
 
 # --- compare (what tools/lava-local-run does after both runs) ------------------
 "$kc" compare --lava "$F/lava/lava-run-base-boot.log" --ktap "$F/judge/result-base-lockless.ktap" >"$t/o2" 2>&1
