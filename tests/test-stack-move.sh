@@ -252,6 +252,13 @@ case " \$* " in
 		kill -s "\$S61_TEST_HALF" -- -\$(ps -o pgid= -p \$\$ | tr -d " ")
 		exit 130
 	fi ;;
+*" checkout -q -f two "*)
+	# (S61_TEST_HALF2: a second Ctrl-C, in the restore)
+	if [ -n "\${S61_TEST_HALF2:-}" ] && [ -e "$t/half-done" ] && [ ! -e "$t/half2-done" ]; then
+		touch "$t/half2-done"
+		kill -s INT -- -\$(ps -o pgid= -p \$\$ | tr -d " ")
+		exit 130
+	fi ;;
 esac
 exec $real_git "\$@"
 GIT
@@ -260,6 +267,7 @@ half_checkout() {
 	rm -f "$t/half-done"
 	S61_TEST_HALF=$1 setsid -w env --default-signal=INT,QUIT bash -c '"$@"' half_checkout "${@:2}"
 }
+half_checkout2() { S61_TEST_HALF2=1 half_checkout "$@"; }
 g checkout -q two
 check_fails "move 3.0-1 interrupted (SIGINT) while it checks out 3.0-1 at the conflict" half_checkout INT "$st" move 3.0-1
 says "  ... says the stack is unchanged" "the stack is unchanged (still on linux-source-6.1 1.0-1)"
@@ -276,6 +284,16 @@ expect "  ... does not advise committing the file" out_lacks "commit them"
 check "  ... (the file is there for git status)" bash -c "git -C '$K' status --porcelain | grep -qx '?? lib/only/'"
 check "  ... move --abort" "$st" move --abort
 # seen failing with: move_cleanup without move_strays
+check "  ... no file of 3.0-1 left in the checkout" test ! -e "$K/lib/only"
+unchanged "$start" "  ... the old stack intact, nothing untracked"
+rm -f "$t/half2-done"
+check_fails "move 3.0-1 interrupted there, and again in its restore" half_checkout2 INT "$st" move 3.0-1
+check "  ... (it was: twice)" test -e "$t/half2-done"
+check_fails "  ... status fails" "$st" status
+# seen failing with: trap '' INT TERM before the restore (it went on after
+# its checkout failed: lib/b.c of 3.0-1 left, no state to abort)
+says "  ... names the move and the way out" "is in progress" "move --abort"
+check "  ... move --abort finishes the restore" "$st" move --abort
 check "  ... no file of 3.0-1 left in the checkout" test ! -e "$K/lib/only"
 unchanged "$start" "  ... the old stack intact, nothing untracked"
 rm "$t/bin/git"
