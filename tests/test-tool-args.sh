@@ -178,9 +178,9 @@ cat >"$t/bin/b4" <<'EOF'
 #!/usr/bin/env bash
 echo "b4 $*" >>"$S61_STUB_CALLS"
 [ "$1 $2" = "send -o" ] || exit 1
-git format-patch -q --cover-letter --subject-prefix="PATCH 6.1" -o "$3" base..HEAD || exit 1
+git format-patch -q --cover-letter --subject-prefix="PATCH RFC 6.1" -o "$3" base..HEAD || exit 1
 for f in "$3"/*.patch; do
-	sed -E 's/^Subject: \[PATCH 6\.1 ([0-9])\//Subject: [PATCH 6.1 0\1\//' "$f" >"${f%.patch}.eml" && rm "$f"
+	sed -E 's/^Subject: \[PATCH RFC 6\.1 ([0-9])\//Subject: [PATCH RFC 6.1 0\1\//' "$f" >"${f%.patch}.eml" && rm "$f"
 done
 echo "DRYRUN: Would have sent $(find "$3" -name '*.eml' | wc -l) messages"
 EOF
