@@ -103,6 +103,7 @@ reset() {
 	printf '# name\tdiff_sha1\tstack_id\ttop_tree\tverdict\tcaught_by\tfailed_cases\tfirst_splat\tseconds\tdate\n' >"$P/docs/broken-variants.tsv"
 	printf '# name\tdiff_sha1\tstack_id\tverdict\tcaught_by\tfailed\tversion\tseconds\tdate\n' >"$P/docs/debian-broken.tsv"
 	printf '# NAME TESTS OPTIONS\nbroken-dd  debian-subsys.ext4,debian-subsys.binder  --suites debian-subsys\n' >"$P/debian-system/broken-variants"
+	rm -f "$P/debian-system/broken-due"
 	ddocs 'broken-dd debian-subsys.ext4, debian-subsys.binder'
 }
 # good: every claim borne out: smoke.x's broken-aa and broken-bb, the
@@ -146,7 +147,7 @@ check "... prose is not a claim" bash -c "! grep -q 'broken-prose' '$t/cc'"
 check "... a branch name in a claim column is not a variant" bash -c "! grep -q 'memcg-empty-units' '$t/cc'"
 said "... the Debian variant ok, by both its tests' assertions" 'ok   broken-dd (Debian): debian-subsys.ext4,debian-subsys.binder, caught by assertion: debian-subsys.ext4' \
 	'ok   broken-dd (docs/debian-system.md:5): must fail debian-subsys.ext4,debian-subsys.binder'
-check "... the count for tools/tally" grep -qx 'check-claims: [0-9]* passed, 0 failed (.*)' "$t/cc"
+check "... the count for tools/tally" grep -qx 'check-claims: [0-9]* passed, 0 failed, 0 due (.*)' "$t/cc"
 
 # --- a claim tied to another test than its diff's --------------------------------------
 good
@@ -349,6 +350,44 @@ run
 # broken on: the lines not checked against the document's rows.
 check "a Debian line without its row in the document: exit 1" \
 	fails_with "FAIL broken-dd (debian-system/broken-variants): no row in docs/debian-system.md's table"
+
+# --- a Debian variant marked due (debian-system/broken-due) ------------------------------
+good
+sed -i '/^broken-dd\t/d' "$P/docs/debian-broken.tsv"
+drow broken-dd caught 'assertion: debian-subsys.ext4: nothing freed; assertion: debian-subsys.binder: no page' 0123456789ab
+printf '# NAME REASON\nbroken-dd no Debian build of this stack yet\n' >"$P/debian-system/broken-due"
+sed -i 's/| \*\*caught\*\* |/| **due**: last caught on another stack |/' "$P/docs/debian-system.md"
+run
+# broken on: broken-due not read (the stale record fails the run).
+check "a due Debian variant with another stack's record: exit 0" test $rc = 0
+said "... said due, with its reason and the stale record" \
+	'due  broken-dd (Debian, debian-subsys.ext4,debian-subsys.binder): not claimed (no Debian build of this stack yet): ' \
+	'check-claims: ' ', 0 failed, 1 due (' 'due: tools/debian-broken broken-dd'
+sed -i 's/| \*\*due\*\*: last caught on another stack |/| **caught** |/' "$P/docs/debian-system.md"
+run
+# broken on: the document's row not read for a due variant (its old
+# "caught" stands as today's claim).
+check "... whose row in docs/debian-system.md still says caught: exit 1" \
+	fails_with "FAIL broken-dd (docs/debian-system.md:5): due in debian-system/broken-due, but its row does not say"
+good
+printf 'broken-dd no Debian build of this stack yet\n' >"$P/debian-system/broken-due"
+sed -i 's/| \*\*caught\*\* |/| **due** |/' "$P/docs/debian-system.md"
+run
+# broken on: a current record of a due variant accepted (the mark would
+# outlive the run that made it needless).
+check "a due Debian variant whose record is current and caught: exit 1" \
+	fails_with "FAIL broken-dd (Debian): marked due in debian-system/broken-due, but its record is current"
+good
+printf 'broken-gone no such variant\n' >"$P/debian-system/broken-due"
+run
+# broken on: broken-due's names not checked against broken-variants.
+check "a due name without its line in debian-system/broken-variants: exit 1" \
+	fails_with 'FAIL broken-gone (debian-system/broken-due): no line in debian-system/broken-variants'
+good
+printf 'broken-dd\n' >"$P/debian-system/broken-due"
+run
+# broken on: a due line taken without its reason.
+check "a due line without its reason: an error" fails_with 'debian-system/broken-due: the line of broken-dd gives no reason'
 
 good
 printf 'broken-nodiff  debian-subsys.ext4  --suites debian-subsys\nbroken-notests\n' >>"$P/debian-system/broken-variants"
