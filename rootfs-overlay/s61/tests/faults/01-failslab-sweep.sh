@@ -10,7 +10,9 @@
 # left behind, no leak (kmemleak scan by the init, judged by the host), and
 # reclaim keeps working afterwards. Broken variant:
 # tests/broken/broken-info-leak.diff (a failed memcg mkdir leaks its
-# shrinker_info: kmemleak); its runs: docs/broken-variants.tsv.
+# shrinker_info): the splat scan catches it by kmemleak's report, not this
+# test, which must still pass on it (its "# passes:" line); its runs:
+# docs/broken-variants.tsv.
 . /s61/lib.sh
 fs=/sys/kernel/debug/failslab
 [ -d "$fs" ] || skip "kernel without CONFIG_FAILSLAB/FAULT_INJECTION_DEBUG_FS (debug config)"
