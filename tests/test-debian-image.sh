@@ -92,7 +92,7 @@ case \${STUB_QEMU:-good} in
 good|nooff|acpi) r=result-stock-good.ktap ;;
 missing) r=result-missing-test.ktap ;;
 noexit|hang) r=result-no-exit.ktap ;;
-subsys*|balloon|known*|gfs2*) r=result-subsys-good.ktap ;;
+subsys*|balloon|known*|gfs2*|taint-e) r=result-subsys-good.ktap ;;
 bench) r=result-bench-good.ktap ;;
 esac
 cp "$fx/console-stock-good.log" "\$con"
@@ -116,6 +116,7 @@ if [ "\${STUB_QEMU:-}" = balloon ]; then
 fi
 cat "$fxs/\$r" >>"\$res"
 case \${STUB_QEMU:-} in gfs2*) sed -i 's/^# s61-tainted: .*/# s61-tainted: 512/' "\$res" ;; esac
+[ "\${STUB_QEMU:-}" != taint-e ] || sed -i 's/^# s61-tainted: .*/# s61-tainted: 12288/' "\$res"
 [ "\${STUB_QEMU:-}" != subsys-skip ] ||
 	sed -i 's/^ok 5 debian-subsys.gfs2 .*/ok 5 debian-subsys.gfs2 # SKIP kernel lacks gfs2: # CONFIG_GFS2_FS is not set/' "\$res"
 case \${STUB_QEMU:-} in hang|nooff) exec sleep 30 ;; esac
@@ -607,6 +608,22 @@ bad_line "a report entry without its taint" 'base debian-s61 "^x$" 26e239b37ebd 
 # seen failing with: the IN-REGEX not checked with grep -E.
 bad_line "a report entry whose IN-REGEX grep -E refuses" 'base debian-s61 "^x$" 26e239b37ebd "t" report "y([" taint W' 'report "y(\[" is not an extended regular expression'
 cp "$t/known-splats.orig" "$ksf"
+
+# Taint E (unsigned module; issue 38 §2): Debian's stock kernel (target
+# base, config debian) does not have our key, so tools/debian-boot allows E
+# there alone; a .deb of ours (config debian-s61, base or top) signs the
+# test module with the kernel's own key and must never show it.
+# STUB_QEMU=taint-e ends the subsys run tainted O and E (12288).
+# seen failing with: debian-boot without its --allow-taint E (the stock
+# run fails); its condition dropped (E allowed for every target: the
+# debian-s61 runs pass); ktap-summary's TAINT_EXPECTED 'OEN' (the stock
+# run a harness error, exit 3: E "allowed in every run already").
+run taint-e 0 --suites debian-subsys
+says "taint E: allowed on Debian's stock kernel (target base, config debian)" "tainted 12288 (O E)" "(allowed here: taint E)"
+for tg in base top; do
+	run taint-e 1 --suites debian-subsys --target "$tg" --config debian-s61
+	says "taint E: fails on a .deb of ours ($tg, config debian-s61)" "E (bit 13: unsigned module loaded); this run allows only ON"
+done
 
 # ---- debian-bench: the manifest, --n, the samples --------------------------
 # (added with the suite, 2026-12-06; each check seen failing, in a scratch
