@@ -31,12 +31,6 @@ for f in "$fxraw"/*; do
 	*) cp "$f" "$fx/" ;;
 	esac
 done
-# console-clean.log is synthetic; its line 3, "[    0.000000] kmemleak:
-# Kernel memory leak detector disabled", is what a kernel that lost its
-# leak detector prints (kmemleak_disable()), a splat since issue 38 §2
-# (the recorded debug consoles say "... initialized (mem pool available:
-# 14627)" instead): the copy is without it.
-sed -i '/^\[    0\.000000\] kmemleak: Kernel memory leak detector disabled$/d' "$fx/console-clean.log"
 ks() { python3 "$here/qemu/ktap-summary" "$@"; }
 # judge FIXTURE TARGET CONFIG [ktap-summary args]: the manifest's verdict.
 judge() {
