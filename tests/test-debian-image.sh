@@ -676,7 +676,7 @@ guest_copy() {
 		-e "s#/sys/class/tty/ttyS1/type#$g/ttyS1.type#" -e "s#/dev/ttyS1#$g/result.ktap#g" \
 		-e "s#/proc/sys/kernel/tainted#$g/tainted#" -e "s#/proc/lockdep_stats#$g/lockdep_stats#" \
 		-e "s#/sys/kernel/debug#$g/debug#g" -e "s#/proc/filesystems#$g/filesystems#g" -e "s#/dev/binderfs#$g/binderfs#g" \
-		-e "s#^export PATH=#export PATH=$g/bin:#" "$1" >"$2"
+		-e "s#/boot/config-#$g/boot/config-#g" -e "s#^export PATH=#export PATH=$g/bin:#" "$1" >"$2"
 }
 guest_copy "$P/debian-system/overlay/s61/debian-run" "$g/s61/debian-run"
 guest_copy "$P/rootfs-overlay/s61/lib.sh" "$g/s61/lib.sh"
@@ -842,7 +842,11 @@ expect "P2 (initramfs bench): its lines, byte for byte, as before the code was s
 # receiver's 256 pages on the LRU, then none, and android-binder's count
 # STUB_C0 with them there and STUB_C1 after drop_caches (the series' run:
 # 256 and 0; Debian's stock kernel: '-', no shrinker debugfs).
-mkdir -p "$g/s61/tests/debian-subsys" "$g/debug/shrinker/android-binder-7" "$g/debug/binder" "$g/binderfs"
+# The kernel's config is $g/boot/config-KVER (KVER this host's uname -r),
+# never the host's own /boot/config-*.
+mkdir -p "$g/s61/tests/debian-subsys" "$g/debug/shrinker/android-binder-7" "$g/debug/binder" "$g/binderfs" "$g/boot"
+kcfg=$g/boot/config-$(uname -r)
+echo 'CONFIG_SHRINKER_DEBUG=y' >"$kcfg"
 : >"$g/debug/shrinker/android-binder-7/count"
 : >"$g/debug/binder/stats"
 : >"$g/binderfs/binder"
@@ -897,12 +901,22 @@ binder_run STUB_C0=
 # (bash's "integer expression expected" and a pass).
 says "binder: no count from binder-pages.py fails" "binder-pages.py read no count of android-binder" "not ok 1 debian-subsys.binder"
 mv "$g/debug/shrinker" "$g/debug/no-shrinker"
+echo '# CONFIG_SHRINKER_DEBUG is not set' >"$kcfg"
+binder_run STUB_C0=- STUB_C1=-
+# seen failing on: the count checks made without "SDBG_ON = 1" (a kernel
+# without the shrinker debugfs, Debian's own, failed). The config line
+# read is the fake root's: seen failing with guest_copy without its
+# /boot/config- line (the host's, here "no CONFIG_SHRINKER_DEBUG in
+# /boot/config-...").
+says "binder: without the shrinker debugfs (Debian's kernel) the counts are not judged" \
+	"# no shrinker debugfs (# CONFIG_SHRINKER_DEBUG is not set)" "# shrinker android-binder: no shrinker debugfs" "^ok 1 debian-subsys.binder"
+echo 'CONFIG_SHRINKER_DEBUG=y' >"$kcfg"
 binder_run STUB_C0=- STUB_C1=-
 mv "$g/debug/no-shrinker" "$g/debug/shrinker"
-# seen failing on: the count checks made without "SDBG_ON = 1" (a kernel
-# without the shrinker debugfs, Debian's own, failed).
-says "binder: without the shrinker debugfs (Debian's kernel) the counts are not judged" \
-	"# no shrinker debugfs" "# shrinker android-binder: no shrinker debugfs" "^ok 1 debian-subsys.binder"
+# seen failing with: guest_copy without its /boot/config- line (the
+# host's config read: no CONFIG_SHRINKER_DEBUG=y, the test not judged).
+says "binder: a kernel whose config has CONFIG_SHRINKER_DEBUG=y and no shrinker debugfs fails" \
+	"has CONFIG_SHRINKER_DEBUG=y, but there is no $g/debug/shrinker" "^not ok 1 debian-subsys.binder"
 
 echo "1..$((pass + fail))"
 echo "debian-image-tests: $pass passed, $fail failed"
