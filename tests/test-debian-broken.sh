@@ -28,6 +28,7 @@ v-two  debian-subsys.binder,debian-bench.dp1  --suites debian-subsys,debian-benc
 v-bad  binder  --suites debian-subsys
 v-quote  debian-subsys.binder  --append "a b"
 v-noopt  debian-subsys.binder
+v-nosuites  debian-subsys.binder  --only binder
 EOF
 calls=$t/calls
 # mkdeb PACKAGE VERSION: a .deb of that name and version in $t/debs.
@@ -95,13 +96,17 @@ check "a variant without its diff: exit 2" bash -c "[ \$(cat '$t/rc') = 2 ] && g
 echo '# s61-broken: planted.' >"$P/tests/broken/v-three.diff"
 run v-three
 check "a diff without a line: exit 2, the lines there named" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'v-three has no line.*v-one v-two' '$t/o'"
-for v in v-bad v-quote v-noopt; do echo '# s61-broken: planted.' >"$P/tests/broken/$v.diff"; done
+for v in v-bad v-quote v-noopt v-nosuites; do echo '# s61-broken: planted.' >"$P/tests/broken/$v.diff"; done
 run v-bad
 check "a test that is not SUITE.NAME: exit 2" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q \"'binder' of v-bad is not a Debian test\" '$t/o'"
 run v-quote
 check "a quote in the options: exit 2" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'has a quote' '$t/o'"
 run v-noopt
 check "a line without options: exit 2" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'has no tools/debian-boot options' '$t/o'"
+run v-nosuites
+# broken on: a line without --suites taken (debian-smoke would then be the
+# only suite asked for, and the line's own tests would not run).
+check "a line without --suites: exit 2, nothing booted" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'has no --suites' '$t/o' && ! grep -q '^debian-boot' '$calls'"
 run --deb "$t/none.deb" v-one
 check "--deb of a missing file: exit 2" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'no such file' '$t/o'"
 run v-one v-two
@@ -119,9 +124,10 @@ check "... built with debian-deb --broken v-one" grep -qx 'debian-deb --broken v
 check "... the image holds the kernel and its test-module package only" \
 	grep -qx "debian-image --deb $KDEB $TDEB" "$calls"
 # broken on: --target top dropped (judged as Debian's own kernel, whose
-# manifest accepts dp1's SKIP).
+# manifest accepts dp1's SKIP); on debian-smoke not added (with_debian_smoke
+# not called: the run never looks at the shrinker debugfs).
 check "... booted as the top under config debian-s61, its kernel, the line's options" \
-	bash -c "grep -q -- '^debian-boot --image $t/disk.img --kver 6.1.192-s61brk --target top --config debian-s61 .* --suites debian-subsys --only binder\$' '$calls'"
+	bash -c "grep -q -- '^debian-boot --image $t/disk.img --kver 6.1.192-s61brk --target top --config debian-s61 .* --suites debian-subsys,debian-smoke --only binder,shrinker-debugfs\$' '$calls'"
 
 # --- missed and error -----------------------------------------------------------
 STUB_RC=0 STUB_KTAP=$KTAP_PASS run v-one

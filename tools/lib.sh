@@ -284,3 +284,15 @@ ktap_caught_by() {
 		/^(not )?ok / { reset() }
 		END { print (s == "" ? "none" : s) }' "$1"
 }
+
+# with_debian_smoke: add debian-smoke to $suites (after the suites asked
+# for: their measurements come first) and, when $only names tests, its
+# shrinker-debugfs test to $only. debian-smoke is the only Debian suite
+# that checks the shrinker debugfs (and that the kernel booted, systemd's
+# state); tools/debian-compare and tools/debian-broken run it in every boot.
+with_debian_smoke() {
+	case ",$suites," in *,debian-smoke,*) ;; *) suites=$suites,debian-smoke ;; esac
+	if [ -n "$only" ]; then
+		case ",$only," in *,shrinker-debugfs,* | *,03-shrinker-debugfs,*) ;; *) only=$only,shrinker-debugfs ;; esac
+	fi
+}
