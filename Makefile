@@ -32,7 +32,7 @@ RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SOAK_ONLY ?=
 SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk,$(SCRIPTS))
+SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk tools/lint-docs,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
 	check-top-branch ci-run-tests check-commits-tests control-off-tests \
@@ -40,7 +40,7 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
 	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
 	debian-compare debian-compare-tests debian-deb-check-tests debian-evidence-tests \
-	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests debian-subsys-tests
+	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests debian-subsys-tests lint-docs-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -75,16 +75,18 @@ lint: deps-lint
 	shellcheck -x -e SC1091 -s bash debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/dbench.sh debian-system/overlay/s61/tests/*/*.sh
 	tools/lint-awk
 	tools/lint-awk debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/dbench.sh debian-system/overlay/s61/tests/*/*.sh
+	tools/lint-docs
 	@# tools/lib.sh sets pipefail: 'cmd | grep -q' fails by SIGPIPE, at random,
 	@# when grep exits at its first match; grep a file or a here-string.
 	@! grep -d skip -nE '^[^#]*\| *grep -[a-zA-Z]*q' tools/* qemu/* .ci/run || \
 		{ echo "lint: '| grep -q' under pipefail (above): grep a file or <<<\"\$$(cmd)\" instead"; exit 1; }
-	@echo "lint: shellcheck clean, awk runs under Debian 12's mawk, no '| grep -q' under pipefail"
+	@echo "lint: shellcheck clean, awk runs under Debian 12's mawk, no '| grep -q' under pipefail, no work-diary wording or stray dates in the docs"
 
 tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
 	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
-	debian-deb-check-tests control-off-tests debian-evidence-tests debian-subsys-tests debian-broken-tests debian-debug-run-tests
+	debian-deb-check-tests control-off-tests debian-evidence-tests debian-subsys-tests debian-broken-tests debian-debug-run-tests \
+	lint-docs-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -387,6 +389,10 @@ debian-broken-tests:
 # /proc and /boot, and how debian-system/expected judges what they say (~5 s).
 debian-subsys-tests:
 	tests/test-debian-subsys.sh
+
+# tools/lint-docs on fixtures: work-diary wording and stray dates (~1 s).
+lint-docs-tests:
+	tests/test-lint-docs.sh
 
 debian-debug-run-tests:
 	tests/test-debian-debug-run.sh
