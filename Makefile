@@ -40,7 +40,7 @@ SHELL_SCRIPTS := $(filter-out %.py %-exceptions %-patterns qemu/ktap-summary qem
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
 	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
 	debian-compare debian-compare-tests debian-deb-check-tests debian-evidence-tests \
-	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests debian-subsys-tests lint-docs-tests
+	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests debian-subsys-tests lint-docs-tests debian-quilt-tests debian-quilt-check
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -86,7 +86,7 @@ tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-t
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
 	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
 	debian-deb-check-tests control-off-tests debian-evidence-tests debian-subsys-tests debian-broken-tests debian-debug-run-tests \
-	lint-docs-tests
+	lint-docs-tests debian-quilt-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -389,6 +389,19 @@ debian-broken-tests:
 # /proc and /boot, and how debian-system/expected judges what they say (~5 s).
 debian-subsys-tests:
 	tests/test-debian-subsys.sh
+
+# tools/debian-quilt export: order, DEP-3 fields, diffs, bad input (seconds,
+# no download).
+debian-quilt-tests:
+	tests/test-debian-quilt.sh --export-only
+
+# The quilt export applied to Debian's linux source package of the base
+# (about 140 MB, cached under the shared cache; the tree compared with
+# linux-source-6.1 + patches/ and the top branch; a few minutes). Not part
+# of check: docs/debian-packaging.md.
+debian-quilt-check: stack
+	@tools/deps debian-quilt
+	tests/test-debian-quilt.sh
 
 # tools/lint-docs on fixtures: work-diary wording and stray dates (~1 s).
 lint-docs-tests:
