@@ -230,7 +230,8 @@ check "cover letter body: no To:/Cc: lines left in it" bash -c "! grep -qE '^(To
 check "cover letter body: its first '---' is b4's, before the shortlog" bash -c "awk '/^---\$/ { getline; print; exit }' '$(ls "$t/mails"/0000-*.eml)' | grep -q '^Selftest Sender ($n):'"
 
 # Who receives each patch (issue 40): the upstream author and reviewers of
-# the commit it ports (docs/upstream-credits.tsv, addresses as moved), and
+# the commit it ports and the authors of the mainline fixes folded into it
+# (docs/upstream-credits.tsv, addresses as moved), and
 # the memcg maintainers where it changes include/linux/memcontrol.h.
 i=0; miss=; memcg_bad=
 for b in $(stack_branches); do
@@ -240,7 +241,7 @@ for b in $(stack_branches); do
 		heads=$(awk '/^$/ { exit } { print }' "$mail")
 		rel=${pf#"$here/patches/"}
 		# (b4 writes each address as the kernel tree's .mailmap has it)
-		want=$(awk -F'\t' -v f="$rel" '$1 == f { print $4 "; " $5 }' "$here/docs/upstream-credits.tsv" |
+		want=$(awk -F'\t' -v f="$rel" '$1 == f { print $4 "; " $5 "; " $7 }' "$here/docs/upstream-credits.tsv" |
 			tr ';' '\n' | sed -n 's/^ *\(.*<.*>\)$/\1/p' |
 			sed 's/<songmuchun@bytedance.com>$/<muchun.song@linux.dev>/' |
 			while IFS= read -r p; do git -C "$WT" check-mailmap "$p"; done | sed -n 's/.*<\(.*\)>.*/\1/p')
