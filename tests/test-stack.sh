@@ -86,6 +86,52 @@ chmod +x "$t/noapt/apt-get"
 PATH=$t/noapt:$PATH S61_SRC_VERSION=2.0-1 S61_CACHE=$t/cache2 check_fails "init fails when the wanted version is neither installed nor in the archive" "$st" init
 if out_has "could not download linux-source-6.1 1.0-1"; then ok "init names the wanted version"; else ko "init names the wanted version" "$(cat "$t/out")"; fi
 
+# An upload with no linux-source .deb: Debian's source package instead (a
+# stub tools/debian-quilt prints a .dsc; a stub dpkg-source unpacks it with
+# Debian's debian/ and quilt's .pc/, which the import leaves out).
+mkdir -p "$t/srcpkg/bin" "$t/srcpkg/tree/lib" "$t/srcpkg/tree/debian/patches" "$t/srcpkg/tree/.pc"
+cp -r "$t/src/linux-source-6.1/." "$t/srcpkg/tree/"
+echo 'debian patch applied' >>"$t/srcpkg/tree/lib/a.c"
+echo 'series' >"$t/srcpkg/tree/debian/patches/series"
+echo 'applied' >"$t/srcpkg/tree/.pc/applied-patches"
+touch "$t/srcpkg/linux_3.0-1.dsc"
+printf '#!/bin/sh
+mkdir -p "$4" && cp -r %s/. "$4"/\n' "$t/srcpkg/tree" >"$t/srcpkg/bin/dpkg-source"
+chmod +x "$t/srcpkg/bin/dpkg-source"
+cp "$t/proj/tools/debian-quilt" "$t/debian-quilt.real"
+printf '#!/bin/sh
+[ "$1 $2" = "source 3.0-1" ] && echo %s && exit 0
+echo "debian-quilt: error: the archive has no source package linux $2" >&2
+exit 1
+' \
+	"$t/srcpkg/linux_3.0-1.dsc" >"$t/proj/tools/debian-quilt"
+srcinit() { PATH=$t/srcpkg/bin:$t/noapt:$PATH S61_SRC_VERSION=9.0-1 S61_CACHE=$t/cache3 "$@"; }
+sed -i 's/^base linux-source-6.1 1.0-1$/base linux-source-6.1 3.0-1/' "$t/proj/branch-stack.txt"
+rm -rf "$t/proj/.work"
+# broken on: source_tree without the source package fallback (init fails).
+check "init takes Debian's source package when the archive has no .deb" srcinit "$st" init
+says "  ... and says so" "trying Debian's source package linux 3.0-1"
+check "  ... the import is of the .dsc (orig tarball + debian/patches)" \
+	bash -c "git -C '$t/cache3/base.git' log -1 --format=%B base-3.0-1 | grep -q 'linux_3.0-1.dsc (orig tarball + debian/patches)'"
+# broken on: debian/ and .pc/ kept in the tree.
+check "  ... the tree: the patched sources, without debian/ and .pc/" \
+	bash -c "git -C '$t/cache3/base.git' ls-tree -r --name-only base-3.0-1 | grep -vq '^debian/\|^\.pc/' && ! git -C '$t/cache3/base.git' ls-tree -r --name-only base-3.0-1 | grep -q '^debian/\|^\.pc/' && git -C '$t/cache3/base.git' show base-3.0-1:lib/a.c | grep -q 'debian patch applied'"
+rm -rf "$t/proj/.work"
+srcinit env S61_IMPORT_FROM=deb S61_CACHE=$t/cache4 "$st" init >"$t/out" 2>&1 && ko "S61_IMPORT_FROM=deb forbids the source package" || ok "S61_IMPORT_FROM=deb forbids the source package"
+says "  ... and says so" "S61_IMPORT_FROM=deb forbids the source package"
+rm -rf "$t/proj/.work"
+srcinit env S61_IMPORT_FROM=tarball S61_CACHE=$t/cache4 "$st" init >"$t/out" 2>&1 && ko "a wrong S61_IMPORT_FROM is refused" || ok "a wrong S61_IMPORT_FROM is refused"
+says "  ... naming what it takes" "it takes auto (the default), deb or source"
+sed -i 's/^base linux-source-6.1 3.0-1$/base linux-source-6.1 8.0-1/' "$t/proj/branch-stack.txt"
+rm -rf "$t/proj/.work"
+srcinit env S61_CACHE=$t/cache4 "$st" init >"$t/out" 2>&1 && ko "an upload with neither form fails" || ok "an upload with neither form fails"
+says "  ... with one error line naming both and why" "could not download linux-source-6.1 8.0-1, nor Debian's source package linux 8.0-1 (the archive has no source package linux 8.0-1)"
+expect "  ... one error line" test "$(grep -c 'error:' "$t/out")" = 1
+cp "$t/debian-quilt.real" "$t/proj/tools/debian-quilt"
+sed -i 's/^base linux-source-6.1 8.0-1$/base linux-source-6.1 1.0-1/' "$t/proj/branch-stack.txt"
+rm -rf "$t/proj/.work"
+check "back on the installed upload" "$st" init
+
 # Work on the branches in the checkout, as a developer would.
 g config user.name dev; g config user.email dev@x
 g checkout -q -b one base
