@@ -121,6 +121,15 @@ says "  ... names the dry runs, the moves and the guest test" "tools/stack move 
 check "  ... runs nothing, writes nothing" test "$(ncalls):$(state)" = "0:$s0" -a ! -e "$M"
 untouched "  ... this clone's stack untouched"
 
+# The source package's uploads too (issue 41: the archive keeps the source
+# package 'linux' for more uploads than the .deb).
+printf '     linux |    %s | http://deb.debian.org/debian-security bookworm-security/main Sources\n' 4.0-1 2.0-1 >"$t/madison-src"
+# broken on: archive_versions reading the binary list only.
+S61_MADISON_SRC=$t/madison-src check "--dry-run with the source package's list" "$dm" --dry-run
+says "  ... takes its uploads as well, each once" "4 upload(s) to do: 1.0-1 4.0-1 3.0-1 2.0-1"
+S61_MADISON_SRC=$t/none check_fails "an unreadable S61_MADISON_SRC is refused" "$dm" --dry-run
+says "  ... named" "cannot read S61_MADISON_SRC=$t/none"
+
 # --no-boot: the matrix, no move, no build.
 check "--no-boot: the matrix of 2.0-1 and 3.0-1" "$dm" --no-boot
 check "  ... no build, no boot (no guest test)" test "$(ncalls)" = 0
