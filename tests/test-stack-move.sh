@@ -10,7 +10,13 @@
 # changed) and resolved + continued, --skip, a move interrupted (SIGINT,
 # SIGTERM, kill -9; also in the middle of a checkout) leaving the old stack
 # and no file of the other upload, the dry run, and check-upstream's exit
-# statuses.
+# statuses; and (issue 41 section 1) a move taking the resolution recorded
+# in matrix/VER/ ("resolved as recorded"), not taking one of another
+# version of the patch or one that does not apply, the move home (the
+# upload of the committed stack) taking HEAD's patches/ as they are with
+# the branches of a plain apply, and no advice of git's own in the output.
+# Each new check names the broken variant of tools/stack it was seen
+# failing on ("# broken on: ...").
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 t=$(mktemp -d)
@@ -65,6 +71,10 @@ no_move_left() {
 		bash -c "test -z \"\$(git -C '$K' for-each-ref refs/stack/move/)\" && ! test -e '$K/.git/s61-stack-move' && ! test -e '$K/.git/CHERRY_PICK_HEAD'"
 }
 stack_version() { awk '$1 == "base" { print $3 }' "$t/proj/branch-stack.txt"; }
+# The last output has no advice of git's own: the tool says what to do.
+no_git_advice_out() { ! grep -q 'hint:\|git cherry-pick --\|git am --\(continue\|skip\)' "$t/out"; }
+# Each branch's tree, one line per branch (base first).
+trees() { local b; for b in base one two; do echo "$b $(g rev-parse "$b^{tree}")"; done; }
 on_1_0() { pg diff --quiet && test -z "$(pg status --porcelain)"; }
 start=$(snapshot)
 
@@ -146,6 +156,8 @@ wait $holder
 # A conflict: stop, named; everything else refuses; abort: as before.
 check_fails "move 3.0-1 stops at a conflict" "$st" move 3.0-1
 says "  ... names the patch, branch, files, the ways on" "patch 0001-lib-b-spell-seven.patch of branch two" "(files: lib/b.c)" "tools/stack move --continue" "tools/stack move --abort" "add -f lib/b.c"
+# broken on: move_stop printing git cherry-pick's output as it is
+expect "  ... no advice of git's own (hint:, git cherry-pick --continue)" no_git_advice_out
 says "  ... the patches before it went on" "one/0001-lib-a-spell-three.patch: clean" "one/0002-lib-a-spell-fifteen.patch: clean"
 check "  ... the conflict is in the checkout" grep -q '^<<<<<<<' "$K/lib/b.c"
 snapshot | grep -v '^\(state\|HEAD\|UU\) \|^refs/stack/move/' >"$t/snap"
@@ -179,6 +191,9 @@ check "  ... its author and date kept" test "$(sed -n '2,3p' "$t/proj/patches/tw
 check "  ... status 0" "$st" status
 check "  ... checked out the branch of before" test "$(g symbolic-ref --short HEAD)" = two
 no_move_left "continue"
+cp "$t/proj/patches/two/0001-lib-b-spell-seven.patch" "$t/resolved-3.0-1.patch"
+# (a resolution by hand that matrix/ does not record is not known to be one:
+# the move home picks the patch as it is now)
 check_fails "from 3.0-1 back to 1.0-1 conflicts the other way" "$st" move 1.0-1
 says "  ... named" "patch 0001-lib-b-spell-seven.patch of branch two" "(files: lib/b.c)"
 check "  ... abort" "$st" move --abort
@@ -195,6 +210,95 @@ check "  ... patches/two/ is empty" test -z "$(find "$t/proj/patches/two" -name 
 pg checkout -q -- branch-stack.txt patches; pg clean -qfd patches
 check "(back to the 1.0-1 stack)" bash -c "'$st' init && '$st' apply --force && git -C '$K' checkout -q two"
 unchanged "$start" "  ... the whole stack as at the start"
+
+# A move takes the resolution recorded for the upload in matrix/VER/
+# (issue 41 section 1): the patch resolved as tools/debian-matrix
+# --save-resolutions keeps it, named in resolved.tsv with the sha256 of
+# the patch it resolves.
+R=$t/proj/matrix/3.0-1
+seven=two/0001-lib-b-spell-seven.patch
+record() {
+	mkdir -p "$R/patches/two"
+	cp "$1" "$R/patches/$seven"
+	printf '%s\t%s\tresolved\n' "$seven" "$2" >"$R/resolved.tsv"
+}
+record "$t/resolved-3.0-1.patch" "$(sha256sum <"$t/patches-1.0-1/$seven" | cut -d' ' -f1)"
+pg add matrix && pg -c user.name=t -c user.email=t@t commit -qm "matrix: 3.0-1"
+check "move 3.0-1 --dry-run with a recorded resolution: exit 0" "$st" move 3.0-1 --dry-run
+# broken on: move_recorded not asked in the dry run (returns 1)
+says "  ... names the recorded resolution" "$seven: resolved as recorded in matrix/3.0-1/patches/$seven" "every patch goes on 3.0-1"
+unchanged "$start" "  ... changed nothing"
+check "move 3.0-1 with a recorded resolution goes through" "$st" move 3.0-1
+# broken on: move_recorded ignored (returns 1): the move stops at the conflict
+says "  ... says the patch was resolved as recorded in matrix/3.0-1/" "$seven: resolved as recorded in matrix/3.0-1/patches/$seven" "one/0001-lib-a-spell-three.patch: clean"
+expect "  ... no conflict, no advice of git's own" bash -c "! grep -q 'hint:\\|git cherry-pick --\\|: conflict' '$t/out'"
+check "  ... the exported patch is the recorded one, byte for byte" cmp "$t/proj/patches/$seven" "$R/patches/$seven"
+check "  ... branch-stack.txt names 3.0-1, status 0" bash -c "grep -qx 'base linux-source-6.1 3.0-1' '$t/proj/branch-stack.txt' && '$st' status"
+check "  ... matrix/ untouched" test -z "$(pg status --porcelain matrix)"
+no_move_left "recorded resolution"
+
+# Home: the upload of the stack committed in the project (HEAD's
+# branch-stack.txt): every patch as HEAD's patches/ has it, no conflict,
+# the branches as a plain apply of them makes them.
+check "move home to 1.0-1: no conflict" "$st" move 1.0-1
+# broken on: move_home_pick ignored (returns 1): lib/b.c conflicts the other way
+says "  ... takes HEAD's patches/ as they are" "$seven: as committed in patches/ (home)" "one/0001-lib-a-spell-three.patch: as committed in patches/ (home)" "(home: the upload of the stack committed in this project"
+expect "  ... no conflict, no advice of git's own" bash -c "! grep -q 'hint:\|git cherry-pick --\|: conflict' '$t/out'"
+# broken on: move_home_pick applying each patch on the new base alone (read-tree newbase)
+check "  ... patches/ and branch-stack.txt byte-identical to HEAD" on_1_0
+trees >"$t/trees-home"
+g rev-parse one two >"$t/commits-home"
+check "  ... (a plain apply of HEAD's patches/)" bash -c "git -C '$t/proj' checkout -q -- patches branch-stack.txt && '$st' init && '$st' apply --force"
+trees >"$t/trees-apply"
+# broken on: move_home_pick applying each patch on the new base alone (read-tree newbase)
+check "  ... every branch the same tree as the plain apply's" diff "$t/trees-home" "$t/trees-apply"
+# broken on: move_home_pick applying each patch on the new base alone (read-tree newbase)
+check "  ... and the same commits" bash -c "git -C '$K' rev-parse one two | diff '$t/commits-home' -"
+g checkout -q two
+unchanged "$start" "  ... the whole stack as at the start"
+check "  ... move --dry-run home from 3.0-1 says the same" bash -c "'$st' move 3.0-1 >/dev/null 2>&1 && '$st' move 1.0-1 --dry-run"
+# broken on: move_home_pick ignored (returns 1)
+says "  ... every patch as committed, exit 0" "$seven: as committed in patches/ (home)" "every patch goes on 1.0-1"
+check "  ... (home again)" "$st" move 1.0-1
+unchanged "$start" "  ... the whole stack as at the start"
+
+# A patch recorded as dropped for the upload (its change is there already).
+printf '%s\t%s\tdropped\n' "$seven" "$(sha256sum <"$t/patches-1.0-1/$seven" | cut -d' ' -f1)" >"$R/resolved.tsv"
+check "move 3.0-1 with the patch recorded as dropped goes through" "$st" move 3.0-1
+# broken on: move_recorded ignored (returns 1)
+says "  ... says so" "$seven: dropped as recorded in matrix/3.0-1/resolved.tsv"
+check "  ... patches/two/ is empty, status 0" bash -c "test -z \"\$(find '$t/proj/patches/two' -name '*.patch')\" && '$st' status"
+pg checkout -q -- branch-stack.txt patches; pg clean -qfd patches
+check "(back to the 1.0-1 stack)" bash -c "'$st' init && '$st' apply --force && git -C '$K' checkout -q two"
+unchanged "$start" "  ... the whole stack as at the start"
+
+# A record that is not for the patch as it is (another change), or does
+# not apply: not used; the move stops at the conflict, says why, and
+# --abort leaves everything as before.
+sed 's/^+seven (3\.0)$/+SEVEN (3.0)/' "$t/resolved-3.0-1.patch" >"$t/other.patch"
+record "$t/other.patch" "$(printf '0%.0s' {1..64})"
+check_fails "move 3.0-1 with a record of another version of the patch stops" "$st" move 3.0-1
+# broken on: move_recorded without the identity check (sha256 or the same change)
+says "  ... at the conflict, with the way out and why the record is not used" "patch 0001-lib-b-spell-seven.patch of branch two conflicts" "tools/stack move --abort" "matrix/3.0-1/patches/$seven resolves another version of the patch"
+expect "  ... no advice of git's own" no_git_advice_out
+check "  ... move --abort" "$st" move --abort
+unchanged "$start" "  ... everything as before the move"
+no_move_left "abort after a record not used"
+sed 's/^ 6$/ six/' "$t/resolved-3.0-1.patch" >"$t/noapply.patch"
+record "$t/noapply.patch" "$(sha256sum <"$t/patches-1.0-1/$seven" | cut -d' ' -f1)"
+check_fails "move 3.0-1 with a record that does not apply stops" "$st" move 3.0-1
+# broken on: the git apply of the recorded patch unchecked (an empty pick taken for it)
+says "  ... says why the record is not used" "matrix/3.0-1/patches/$seven does not apply on 3.0-1 as it is" "tools/stack move --abort"
+check "  ... move --abort" "$st" move --abort
+unchanged "$start" "  ... everything as before the move"
+rm -r "$t/proj/matrix"
+check_fails "move 3.0-1 without a record stops" "$st" move 3.0-1
+# broken on: move_recorded taking a patch that resolved.tsv does not name (return 0)
+says "  ... names the conflict and the way out" "patch 0001-lib-b-spell-seven.patch of branch two conflicts" "tools/stack move --abort"
+expect "  ... no advice of git's own" no_git_advice_out
+check "  ... move --abort" "$st" move --abort
+unchanged "$start" "  ... everything as before the move"
+pg add -A matrix && pg -c user.name=t -c user.email=t@t commit -qm "matrix: none"
 
 # Unexported work: refused, nothing changed.
 g checkout -q two
