@@ -8,11 +8,11 @@
 #                  top of the stack (docs/coverage.md); part of check-full
 # Other targets: deps, stack, build, boot, lint, tools-tests, checkpatch,
 # boot-test, check-top, soak, clean-work, boot-commits (every core commit).
-#   make bench     benchmarks of the series vs base (docs/benchmarks.md, docs/bench/);
+#   make bench     benchmarks of the series vs base (docs/results/benchmarks.md, docs/bench/);
 #                  QUICK=1 for a reduced run (<= 20 min); never part of check
 #   make bench-sweep / bench-0004  the memcg sweep (P4 at scale, P6) vs base /
 #                  the stack without memcg-empty-units against it
-#   make bench-page  docs/benchmarks.md anew from docs/bench/*.json (no runs)
+#   make bench-page  docs/results/benchmarks.md anew from docs/bench/*.json (no runs)
 #   make deb       the top and base as Debian packages with Debian's own
 #                  config, reduced (tools/debian-deb; .work/debs/); DEB_ARGS
 #                  e.g. --flavour debug; never part of check
@@ -196,13 +196,13 @@ boot-test: stack
 	tools/boot-test-branches
 
 # Every commit of prep, the core branches and tests with the debug kernel:
-# smoke, lockless, races (docs/boot-commits.md; hours; never part of check).
+# smoke, lockless, races (docs/results/boot-commits.md; hours; never part of check).
 # BOOT_COMMITS_ARGS: more options, e.g. --from COMMIT to resume.
 boot-commits: stack
 	tools/boot-commits $(BOOT_COMMITS_ARGS)
 
 # The deliberately broken kernels of tests/broken/ that carry a "fails:"
-# header (docs/broken-variants.md): each applied to the top, built, booted;
+# header (docs/results/broken-variants.md): each applied to the top, built, booted;
 # the run must fail with the named test among the failures. ~2 min each
 # (kunit config); never part of check. BROKEN=NAME... runs only those.
 broken-variants: stack
@@ -271,7 +271,7 @@ soak: stack
 		--append "s61.race_secs=$(SOAK_SECS) s61.test_timeout=$$(($(SOAK_SECS) + 600))" $(BRANCH)
 
 # Benchmarks (issue #6): base vs the top of the stack, bench config, rounds
-# alternating A B; writes docs/benchmarks.md and, every run kept,
+# alternating A B; writes docs/results/benchmarks.md and, every run kept,
 # docs/bench/<date>-<quick|full>.{json,png} (with -a other than base in
 # BENCH_ARGS: docs/bench/<date>-<quick|full>-<A>-vs-<B>.{md,json,png}).
 # QUICK=1: 2 rounds and shorter workloads. BENCH_ARGS: more tools/bench options.
@@ -292,11 +292,11 @@ bench-0004: stack
 	a=$$(tools/lib-query parent memcg-empty-units) && \
 	tools/bench -a "$$a" -b memcg-empty-units $(SWEEP_ARGS) $(BENCH_ARGS)
 
-# docs/benchmarks.md anew from the recorded runs in docs/bench/ (tools/bench
+# docs/results/benchmarks.md anew from the recorded runs in docs/bench/ (tools/bench
 # does this after every run): the newest full whole run, memcg sweep and
 # 0004 on/off run, each judged by today's rules, and every run in a table.
 bench-page:
-	python3 tools/bench-report.py --page docs/benchmarks.md
+	python3 tools/bench-report.py --page docs/results/benchmarks.md --dir docs/bench
 
 # Runtime coverage (docs/coverage.md): the coverage config and suite on the
 # top of the stack and on base; both must pass and show the same debugfs
