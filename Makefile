@@ -32,7 +32,7 @@ RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SOAK_ONLY ?=
 SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk tools/lint-docs,$(SCRIPTS))
+SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk tools/lint-docs tools/lib tools/lint,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
 	check-top-branch ci-run-tests check-commits-tests control-off-tests \
