@@ -31,7 +31,7 @@ BRANCH ?= $(shell tools/lib-query top 2>/dev/null)
 RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SOAK_ONLY ?=
-SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) $(wildcard tests/lint/*.sh) .ci/run
+SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) $(wildcard tests/lint/*.sh) $(wildcard tests/lib/*.sh) .ci/run
 SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk tools/lint-docs tools/lib tools/lint,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
@@ -41,7 +41,7 @@ SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns qemu/kt
 	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
 	debian-compare debian-compare-tests debian-deb-check-tests debian-evidence-tests \
 	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests debian-subsys-tests lint-docs-tests debian-quilt-tests debian-quilt-check \
-	check-records records-tests
+	check-records records-tests results-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -87,7 +87,7 @@ tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-t
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
 	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
 	debian-deb-check-tests control-off-tests debian-evidence-tests debian-subsys-tests debian-broken-tests debian-debug-run-tests \
-	lint-docs-tests debian-quilt-tests records-tests
+	lint-docs-tests debian-quilt-tests records-tests results-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -420,6 +420,11 @@ check-records:
 # stale row, a hand-edited README block.
 records-tests:
 	tests/lint/test-records.sh
+
+# tools/lib/results.py on fixture records: rows of today's stack and of
+# another, README's block between its markers.
+results-tests:
+	tests/lib/test-results.sh
 
 debian-debug-run-tests:
 	tests/test-debian-debug-run.sh
