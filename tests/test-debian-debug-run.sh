@@ -85,6 +85,9 @@ check "... each test's limit raised to 1800 s on the kernel command line" grep -
 # broken on: the machine left out of the record (or of its header).
 check "... recorded: the machine, q35 by default, under a header that names it" \
 	bash -c "tail -n 1 '$rec' | grep -q \$'\tq35\t[^\t]*\t[0-9a-f-]*\t[0-9a-f-]*\$' && head -n 1 '$rec' | grep -q \$'\tmachine\tallowed\tstack_id\tcommit\$'"
+# broken on: results_pages not called after the record (the page left behind).
+check "... and docs/results/debian-debug.md made anew with the run's row" \
+	bash -c "grep -q \"^| [0-9-]* | $V | all-but-left-out | debian-subsys.gfs2 | 0 | \" '$P/docs/results/debian-debug.md'"
 # broken on: debian-boot's exit not passed on (always 0).
 STUB_RC=1 run --debs "$t/debs"
 expect "a failing run: its exit 1" rc 1

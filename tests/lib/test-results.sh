@@ -44,6 +44,13 @@ check "... a row of another stack marked" grep -q '^| 2026-12-06 | .* | `0123456
 check "... a row without a stack id marked as not recorded" grep -q '^| 2026-12-05 | .* | - (other stack: not recorded) |$' "$D"
 check "... counted" grep -q '^3 runs recorded, 1 with exit status 0; 1 of today.s stack\.$' "$D"
 
+mv "$R/branch-stack.txt" "$t/bst"
+# broken on: sid_cell taking "-" for today's when there is no stack ("if sid == now").
+check "without branch-stack.txt (no stack today) the page is written" res debian-debug
+check "... and no row is today's: the one without a stack id marked" grep -q '^| 2026-12-05 | .* | - (other stack: not recorded) |$' "$D"
+check "... none counted as today's" grep -q '; 0 of today.s stack\.$' "$D"
+mv "$t/bst" "$R/branch-stack.txt"
+
 # --- debian-broken -------------------------------------------------------------------
 printf '# name\tdiff_sha1\tstack_id\tverdict\tcaught_by\tfailed\tversion\tseconds\tdate\n' >"$R/docs/debian-broken.tsv"
 printf 'b-now\tsha\t%s\tcaught\t-\tt.a\tv\t10\t2026-12-07\nb-old\tsha\t-\tcaught\t-\tt.b\tv\t20\t2026-12-06\n' "$sid" >>"$R/docs/debian-broken.tsv"

@@ -67,7 +67,10 @@ def shell(root, code):
 
 
 def stack_id(root):
-    """Today's stack id: stack_id of lib.sh (branch-stack.txt, patches/)."""
+    """Today's stack id: stack_id of lib.sh (branch-stack.txt, patches/);
+    "-" without a branch-stack.txt: then no row is today's."""
+    if not os.path.isfile(os.path.join(root, "branch-stack.txt")):
+        return "-"
     out = shell(root, "stack_id")
     return out[0] if out else "-"
 
@@ -100,7 +103,7 @@ def md(s):
 
 
 def sid_cell(sid, now):
-    if sid == now:
+    if sid == now and now != "-":
         return f"`{sid}`"
     return f"`{sid}` ({OTHER})" if sid != "-" else f"- ({OTHER}: not recorded)"
 
@@ -209,7 +212,7 @@ def page_debian_debug(root, now):
               "result), the run's id and the QEMU machine type."])
     ok = sum(1 for r in rows if r["rc"] == "0")
     L.append(f"{len(rows)} runs recorded, {ok} with exit status 0; "
-             f"{sum(1 for r in rows if r.get('stack_id', '-') == now)} of today's stack.")
+             f"{sum(1 for r in rows if r.get('stack_id', '-') == now != '-')} of today's stack.")
     L.append("")
     L += table(["date", "package version", "ran", "left out", "exit", "s", "run", "machine",
                 "known splats carried", "stack"],
@@ -295,7 +298,7 @@ def readme_block(root, now):
     L = [f"How long it takes, from `docs/records/timings.tsv` (written by `tools/lib/results.py "
          f"readme-timings`; today's stack `{now}`):", ""]
     for r in rows:
-        mark = "" if r["stack_id"] == now else f" ({OTHER}: `{r['stack_id']}`)"
+        mark = "" if r["stack_id"] == now != "-" else f" ({OTHER}: `{r['stack_id']}`)"
         L.append(f"- {r['what']}: {hms(r['seconds'])} at commit {r['commit']}{mark}, "
                  f"{r['machine']}, {r['date']}")
     if not rows:
