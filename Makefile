@@ -6,13 +6,13 @@
 #   make check-full  check + the soak race run + the other long checks
 #   make coverage  runtime coverage of every converted shrinker, base vs the
 #                  top of the stack (docs/coverage.md); part of check-full
-# Other targets: deps, stack, build, boot, lint, tools-tests, checkpatch,
+# Other targets: deps, stack, build, boot, lint, check-records, tools-tests, checkpatch,
 # boot-test, check-top, soak, clean-work, boot-commits (every core commit).
-#   make bench     benchmarks of the series vs base (docs/benchmarks.md, docs/bench/);
+#   make bench     benchmarks of the series vs base (docs/results/benchmarks.md, docs/bench/);
 #                  QUICK=1 for a reduced run (<= 20 min); never part of check
 #   make bench-sweep / bench-0004  the memcg sweep (P4 at scale, P6) vs base /
 #                  the stack without memcg-empty-units against it
-#   make bench-page  docs/benchmarks.md anew from docs/bench/*.json (no runs)
+#   make bench-page  docs/results/benchmarks.md anew from docs/bench/*.json (no runs)
 #   make deb       the top and base as Debian packages with Debian's own
 #                  config, reduced (tools/debian-deb; .work/debs/); DEB_ARGS
 #                  e.g. --flavour debug; never part of check
@@ -31,8 +31,8 @@ BRANCH ?= $(shell tools/lib-query top 2>/dev/null)
 RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SOAK_ONLY ?=
-SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk tools/lint-docs,$(SCRIPTS))
+SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) $(wildcard tests/lint/*.sh) $(wildcard tests/lib/*.sh) .ci/run
+SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk tools/lint-docs tools/lib tools/lint,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
 	check-top-branch ci-run-tests check-commits-tests control-off-tests \
@@ -40,12 +40,13 @@ SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns qemu/kt
 	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
 	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
 	debian-compare debian-compare-tests debian-deb-check-tests debian-evidence-tests \
-	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests debian-subsys-tests lint-docs-tests debian-quilt-tests debian-quilt-check
+	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests debian-subsys-tests lint-docs-tests debian-quilt-tests debian-quilt-check \
+	check-records records-tests results-tests
 
 all: deps stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
-check: check-top-branch deps deps-lint lint check-claims stack tools-tests checkpatch b4-tests boot-test check-top
+check: check-top-branch deps deps-lint lint check-records check-claims stack tools-tests checkpatch b4-tests boot-test check-top
 	@echo "make check: all passed"
 
 check-full: check faults soak coverage
@@ -67,7 +68,7 @@ build: stack
 boot: stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
-lint: deps-lint
+lint: deps-lint check-records
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -x -e SC1091 -s bash rootfs-overlay/s61/init rootfs-overlay/s61/lib.sh rootfs-overlay/s61/ktap.sh rootfs-overlay/s61/stress-ramfs.sh \
 		rootfs-overlay/s61/bench-sample.sh \
@@ -86,7 +87,7 @@ tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-t
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
 	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
 	debian-deb-check-tests control-off-tests debian-evidence-tests debian-subsys-tests debian-broken-tests debian-debug-run-tests \
-	lint-docs-tests debian-quilt-tests
+	lint-docs-tests debian-quilt-tests records-tests results-tests
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
@@ -196,13 +197,13 @@ boot-test: stack
 	tools/boot-test-branches
 
 # Every commit of prep, the core branches and tests with the debug kernel:
-# smoke, lockless, races (docs/boot-commits.md; hours; never part of check).
+# smoke, lockless, races (docs/results/boot-commits.md; hours; never part of check).
 # BOOT_COMMITS_ARGS: more options, e.g. --from COMMIT to resume.
 boot-commits: stack
 	tools/boot-commits $(BOOT_COMMITS_ARGS)
 
 # The deliberately broken kernels of tests/broken/ that carry a "fails:"
-# header (docs/broken-variants.md): each applied to the top, built, booted;
+# header (docs/results/broken-variants.md): each applied to the top, built, booted;
 # the run must fail with the named test among the failures. ~2 min each
 # (kunit config); never part of check. BROKEN=NAME... runs only those.
 broken-variants: stack
@@ -271,7 +272,7 @@ soak: stack
 		--append "s61.race_secs=$(SOAK_SECS) s61.test_timeout=$$(($(SOAK_SECS) + 600))" $(BRANCH)
 
 # Benchmarks (issue #6): base vs the top of the stack, bench config, rounds
-# alternating A B; writes docs/benchmarks.md and, every run kept,
+# alternating A B; writes docs/results/benchmarks.md and, every run kept,
 # docs/bench/<date>-<quick|full>.{json,png} (with -a other than base in
 # BENCH_ARGS: docs/bench/<date>-<quick|full>-<A>-vs-<B>.{md,json,png}).
 # QUICK=1: 2 rounds and shorter workloads. BENCH_ARGS: more tools/bench options.
@@ -292,11 +293,11 @@ bench-0004: stack
 	a=$$(tools/lib-query parent memcg-empty-units) && \
 	tools/bench -a "$$a" -b memcg-empty-units $(SWEEP_ARGS) $(BENCH_ARGS)
 
-# docs/benchmarks.md anew from the recorded runs in docs/bench/ (tools/bench
+# docs/results/benchmarks.md anew from the recorded runs in docs/bench/ (tools/bench
 # does this after every run): the newest full whole run, memcg sweep and
 # 0004 on/off run, each judged by today's rules, and every run in a table.
 bench-page:
-	python3 tools/bench-report.py --page docs/benchmarks.md
+	python3 tools/bench-report.py --page docs/results/benchmarks.md --dir docs/bench
 
 # Runtime coverage (docs/coverage.md): the coverage config and suite on the
 # top of the stack and on base; both must pass and show the same debugfs
@@ -406,6 +407,24 @@ debian-quilt-check: stack
 # tools/lint-docs on fixtures: work-diary wording and stray dates (~1 s).
 lint-docs-tests:
 	tests/test-lint-docs.sh
+
+# Every page of docs/results/ (docs/results/pages.tsv) and README's timings
+# block is what its command writes from the committed records and today's
+# stack id: each regenerated on a copy of the tree (no kernel checkout, a
+# few seconds); a hand-edited figure or a row of another stack shown
+# unmarked fails, naming the page and the command that writes it.
+check-records:
+	tools/lint/records.py
+
+# tools/lint/records.py on a copy of this project: a hand-edited figure, a
+# stale row, a hand-edited README block.
+records-tests:
+	tests/lint/test-records.sh
+
+# tools/lib/results.py on fixture records: rows of today's stack and of
+# another, README's block between its markers.
+results-tests:
+	tests/lib/test-results.sh
 
 debian-debug-run-tests:
 	tests/test-debian-debug-run.sh

@@ -92,7 +92,7 @@ ftree=$(kgit log -1 --format=%T "$top")
 printf '# tree\tcommit\tbranch\tsubject\tbuild\tboot\tpassed\tfailed\tskipped\txfail\tsplats\tfirst_splat\tseconds\tsuites\tdate\texit\tnote\n' >"$t/proj/docs/boot-commits.tsv"
 printf '%s\tc\tb\ts\tok\tok\t9\t0\t0\t1\t0\t-\t1\tsmoke,lockless,races\td\t0\t-\n' "$ftree" >>"$t/proj/docs/boot-commits.tsv"
 printf '# Timing\n\n## Summary\n\nmake check: 42 s (selftest figure)\n\n## Details\nnot this\n' >"$t/proj/docs/zz-timing.md"
-printf '# Bench\n\n| workload | verdict | measured |\n| --- | --- | --- |\n| P9 | **faster** | median 1 234 ms vs 5 678 ms; not this |\n| P8 | **no difference resolvable** | ratio 1.020 (1.013–1.063): faster; 12 vs 11 ops/s; all 10 pairs 0.923–1.185; noise |\n\nafter\n' >"$t/proj/docs/benchmarks.md"
+printf '# Bench\n\n| workload | verdict | measured |\n| --- | --- | --- |\n| P9 | **faster** | median 1 234 ms vs 5 678 ms; not this |\n| P8 | **no difference resolvable** | ratio 1.020 (1.013–1.063): faster; 12 vs 11 ops/s; all 10 pairs 0.923–1.185; noise |\n\nafter\n' >"$t/proj/docs/results/benchmarks.md"
 # A copy with no report at all (only the cover letter template).
 mkdir -p "$t/bare/docs"
 cp -r "$here/tools" "$here/branch-stack.txt" "$t/bare/"

@@ -238,7 +238,7 @@ check "the recorded QUICK run has no sweep section, goal rows, plot or JSON keys
 		python3 -c \"import json, sys; d = json.load(open(sys.argv[1])); sys.exit('sweep' in d or 'sweep_goals' in d)\" '$q/out.json'"
 
 # tools/bench in docs mode: every run kept under a dated name, its report
-# next to its JSON, and docs/benchmarks.md made anew as the page of the
+# next to its JSON, and docs/results/benchmarks.md made anew as the page of the
 # newest full run of each kind (tools/bench-report.py --page).
 # Broken, and the checks below that failed on it: report_name() without its
 # T -> - (it dies: every check from the first --report-only to the sweep
@@ -246,7 +246,7 @@ check "the recorded QUICK run has no sweep section, goal rows, plot or JSON keys
 # checks, "Every recorded run ... both runs"); the raw samples and plots
 # named bench.json/bench.png whatever the name (those four, "writes
 # ...-full.{json,md}", "raw samples ... named from docs/", the sweep
-# section); report() writing a whole run's report to docs/benchmarks.md as
+# section); report() writing a whole run's report to docs/results/benchmarks.md as
 # before the page (the 0004 section, "writes ...-full.{json,md} and the
 # page's whole run", "... both runs", the sweep section);
 # page_runs() taking an --only run for the whole run (the sweep section);
@@ -256,14 +256,14 @@ check "the recorded QUICK run has no sweep section, goal rows, plot or JSON keys
 P=$t/proj
 project_copy "$P"
 mkdir -p "$P/docs/bench"
-echo keep >"$P/docs/benchmarks.md"
+mkdir -p "$P/docs/results"; echo keep >"$P/docs/results/benchmarks.md"
 check "tools/bench --report-only of a run with A = top-no0004" "$P/tools/bench" --report-only "$o"
 check "writes docs/bench/20261205-102030-full-top-no0004-vs-tests.{md,json}" \
 	test -s "$P/docs/bench/20261205-102030-full-top-no0004-vs-tests.md" -a -s "$P/docs/bench/20261205-102030-full-top-no0004-vs-tests.json"
-check "and the page docs/benchmarks.md with it as the 0004 section, no whole run yet" \
-	bash -c "grep -qx '# Benchmarks: lockless slab shrink on 6.1' '$P/docs/benchmarks.md' &&
-		awk '/^## The unit map on and off/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/benchmarks.md' | grep -q 'top-no0004' &&
-		awk '/^## The latest whole run/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/benchmarks.md' | grep -q '^No full run of this kind'"
+check "and the page docs/results/benchmarks.md with it as the 0004 section, no whole run yet" \
+	bash -c "grep -qx '# Benchmarks: lockless slab shrink on 6.1' '$P/docs/results/benchmarks.md' &&
+		awk '/^## The unit map on and off/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/results/benchmarks.md' | grep -q 'top-no0004' &&
+		awk '/^## The latest whole run/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/results/benchmarks.md' | grep -q '^No full run of this kind'"
 if command -v gnuplot >/dev/null; then
 	check "with its plots under the same name" \
 		test -s "$P/docs/bench/20261205-102030-full-top-no0004-vs-tests.png" -a -s "$P/docs/bench/20261205-102030-full-top-no0004-vs-tests-sweep.png"
@@ -277,13 +277,13 @@ fi
 check "tools/bench --report-only of a run with A = base" "$P/tools/bench" --report-only "$s"
 check "writes docs/bench/20261205-102030-full.{json,md} and the page's whole run from it" \
 	bash -c "test -s '$P/docs/bench/20261205-102030-full.json' -a -s '$P/docs/bench/20261205-102030-full.md' &&
-		awk '/^## The latest whole run/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/benchmarks.md' | grep -q 'base.*677067a4675a\|\`base\`'"
+		awk '/^## The latest whole run/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/results/benchmarks.md' | grep -q 'base.*677067a4675a\|\`base\`'"
 check "whose raw samples and plot are named from docs/" \
-	bash -c "grep -qF 'Raw samples: \`docs/bench/20261205-102030-full.json\`' '$P/docs/benchmarks.md' &&
-		{ ! command -v gnuplot >/dev/null || grep -qF '](bench/20261205-102030-full-sweep.png)' '$P/docs/benchmarks.md'; }"
+	bash -c "grep -qF 'Raw samples: \`docs/bench/20261205-102030-full.json\`' '$P/docs/results/benchmarks.md' &&
+		{ ! command -v gnuplot >/dev/null || grep -qF '](../bench/20261205-102030-full-sweep.png)' '$P/docs/results/benchmarks.md'; }"
 check "the page's Every recorded run and the run's Earlier runs list both runs" \
-	bash -c "awk '/^## Every recorded run\$/ { b = 1 } b' '$P/docs/benchmarks.md' | grep -qF '| \`20261205-102030-full.json\` |' &&
-		awk '/^## Every recorded run\$/ { b = 1 } b' '$P/docs/benchmarks.md' | grep -qF '| \`20261205-102030-full-top-no0004-vs-tests.json\` |' &&
+	bash -c "awk '/^## Every recorded run\$/ { b = 1 } b' '$P/docs/results/benchmarks.md' | grep -qF '| \`20261205-102030-full.json\` |' &&
+		awk '/^## Every recorded run\$/ { b = 1 } b' '$P/docs/results/benchmarks.md' | grep -qF '| \`20261205-102030-full-top-no0004-vs-tests.json\` |' &&
 		grep -qF '| \`20261205-102030-full.json\` (this report) |' '$P/docs/bench/20261205-102030-full.md'"
 # A run of some tests only (--only) against base: its own report, named
 # with the tests; on the page it is the memcg sweep, and the whole run stays
@@ -296,8 +296,8 @@ check "tools/bench --report-only of an --only run against base" "$P/tools/bench"
 check "writes docs/bench/20261205-112233-full-only-70-p4-sweep.md" \
 	test -s "$P/docs/bench/20261205-112233-full-only-70-p4-sweep.md"
 check "the page's sweep section is that run, its whole run still the full one" \
-	bash -c "awk '/^## The memcg sweep against base/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/benchmarks.md' | grep -qF '20261205-112233-full-only-70-p4-sweep.json' &&
-		awk '/^## The latest whole run/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/benchmarks.md' | grep -qF 'Raw samples: \`docs/bench/20261205-102030-full.json\`'"
+	bash -c "awk '/^## The memcg sweep against base/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/results/benchmarks.md' | grep -qF '20261205-112233-full-only-70-p4-sweep.json' &&
+		awk '/^## The latest whole run/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/results/benchmarks.md' | grep -qF 'Raw samples: \`docs/bench/20261205-102030-full.json\`'"
 check "bench-report.py --page with a run directory is refused, naming --page" \
 	bash -c "! python3 '$here/tools/bench-report.py' --page '$t/x.md' --runs '$so' 2>'$t/err' && grep -q -- '--page takes only --dir' '$t/err'"
 check "bench-report.py --page without a report directory is refused, naming --dir" \

@@ -62,7 +62,7 @@ bc=$P/tools/boot-commits
 id() { g rev-parse "$(g log --format=%H --grep="^$1\$" tests conv-mm | head -1)"; }
 short() { id "$1" | cut -c1-12; }
 subjects() { awk -F'|' '{ print $(NF - 1) }' "$calls" | while read -r c; do g log -1 --format=%s "$c"; done | tr '\n' ' '; }
-row() { grep "^| $(short "$1") " "$P/docs/boot-commits.md"; }
+row() { grep "^| $(short "$1") " "$P/docs/results/boot-commits.md"; }
 # row_has SUBJECT TEXT...: the commit's table row contains each TEXT.
 row_has() {
 	local r x
@@ -89,7 +89,7 @@ check "... lists prep, the core and tests, commit by commit, in stack order" \
 # every branch (7 rows).
 check "... builds and boots nothing" test ! -s "$calls"
 check "... writes the table, every commit not run" \
-	test "$(grep -c '| not run |' "$P/docs/boot-commits.md")" = 6
+	test "$(grep -c '| not run |' "$P/docs/results/boot-commits.md")" = 6
 check "... and no record" test ! -e "$P/docs/boot-commits.tsv"
 
 # --- a full run -----------------------------------------------------------------
@@ -106,9 +106,9 @@ check "... with the debug kernel, the three suites, the race options" \
 # broken on: the table made from this run's results only, with the rows
 # looked up by commit (none found); the default set taken as every branch.
 check "... a row per commit with its results" \
-	bash -c "grep -q '^| $(short a1) | api | a1 | ok | ok | 8 passed, 0 failed, 1 skipped, 1 xfail | 0 | [0-9]* |\$' '$P/docs/boot-commits.md'"
-check "... a kernel from the cache says cached" bash -c "grep -q '| p2 | cached | ok |' '$P/docs/boot-commits.md'"
-check "... no row says not run" bash -c "! grep -q '| not run |' '$P/docs/boot-commits.md'"
+	bash -c "grep -q '^| $(short a1) | api | a1 | ok | ok | 8 passed, 0 failed, 1 skipped, 1 xfail | 0 | [0-9]* |\$' '$P/docs/results/boot-commits.md'"
+check "... a kernel from the cache says cached" bash -c "grep -q '| p2 | cached | ok |' '$P/docs/results/boot-commits.md'"
+check "... no row says not run" bash -c "! grep -q '| not run |' '$P/docs/results/boot-commits.md'"
 check "... the record has one line per commit" test "$(data_rows)" = 6
 # broken on: no restore at the end (the stub left it on t1, detached).
 check "... the checkout is back on its branch" test "$(g symbolic-ref -q --short HEAD)" = api
@@ -130,7 +130,7 @@ check "... its row: the failed test and the splats, count and first line" \
 # appended without dropping the older row of a tree (the 5th); the verdict
 # line always "ok" (the last).
 check "... its neighbours pass" row_has r2 '| ok | ok | 8 passed'
-check "... the header counts it" grep -q "^6 commits, 6 run (.*): 5 passed, 1 failed\.$" "$P/docs/boot-commits.md"
+check "... the header counts it" grep -q "^6 commits, 6 run (.*): 5 passed, 1 failed\.$" "$P/docs/results/boot-commits.md"
 check "... the record replaced the older rows" test "$(data_rows)" = 6
 check "... the log names it" grep -q "== $(short r1): FAIL (exit 1)" "$t/run.out"
 
@@ -173,17 +173,17 @@ check_fails "--only a name that is no commit is refused" "$bc" --only nosuch
 : >"$calls"
 "$bc" --branches api,tests >"$t/run.out" 2>&1
 check "--branches restricts the run" test "$(subjects)" = "a1 t1 "
-check "... the table still lists every commit" test "$(grep -c '^| [0-9a-f]\{12\} |' "$P/docs/boot-commits.md")" = 6
+check "... the table still lists every commit" test "$(grep -c '^| [0-9a-f]\{12\} |' "$P/docs/results/boot-commits.md")" = 6
 : >"$calls"
 "$bc" --branches conv-mm >"$t/run.out" 2>&1
 check "--branches takes a branch outside the default set" test "$(subjects)" = "m1 "
-check "... and adds it to the table" test "$(grep -c '^| [0-9a-f]\{12\} |' "$P/docs/boot-commits.md")" = 7
+check "... and adds it to the table" test "$(grep -c '^| [0-9a-f]\{12\} |' "$P/docs/results/boot-commits.md")" = 7
 : >"$calls"
 "$bc" --suites smoke --branches tests >"$t/run.out" 2>&1
 # broken on: --suites not passed on (the default list hard-coded).
 check "--suites is passed to guest-test" grep -q "^--config|debug|--suites|smoke|" "$calls"
 check "... and the table is the one of those suites" \
-	eval "grep -q 'suites \`smoke\`' '$P/docs/boot-commits.md' && row_has t1 '| ok | ok |' && row_has p1 'not run'"
+	eval "grep -q 'suites \`smoke\`' '$P/docs/results/boot-commits.md' && row_has t1 '| ok | ok |' && row_has p1 'not run'"
 "$bc" --dry-run >/dev/null 2>&1
 check "... the other suites' rows stay in the record" row_has p1 '| ok | ok |'
 
@@ -282,6 +282,30 @@ check_fails "no kernel checkout is refused" env S61_WORK="$t/empty" "$bc" --dry-
 expect "... with the way out" out_has "no kernel checkout.*tools/stack init"
 check "--help works" "$bc" --help
 expect "... and shows the options" out_has "--from COMMIT"
+
+# --- the table from the records alone (tools/lint/records.py) -----------------------
+"$bc" --dry-run >/dev/null 2>&1
+cp "$P/docs/results/boot-commits.md" "$t/page-dry"
+sid=$(cd "$P" && bash -c '. tools/lib.sh && stack_id')
+# broken on: write_list not called by write_table (no list written).
+check "a run writes the commit list with today's stack id" \
+	bash -c "head -n 1 '$P/docs/records/boot-commits-list.tsv' | grep -q '^# stack_id' &&
+		test \"\$(grep -c '^$sid	' '$P/docs/records/boot-commits-list.tsv')\" = 6"
+rm -f "$P/docs/results/boot-commits.md"
+# broken on: require_checkout before the --table branch.
+check "--table writes the table without a kernel checkout" env S61_WORK="$t/empty" "$bc" --table
+check "... the same page as a run on the checkout" cmp "$t/page-dry" "$P/docs/results/boot-commits.md"
+check "... no row marked as another stack's" bash -c "! grep -q '(other stack)' '$P/docs/results/boot-commits.md'"
+# The stack changes (patches/ moves on): the list is of another stack.
+mkdir -p "$P/patches/tests"
+printf 'diff --git a/x b/x\n+new\n' >"$P/patches/tests/0001-x.patch"
+# broken on: the mark dropped (mark='' whatever the list's stack).
+check "--table after the stack changed" env S61_WORK="$t/empty" "$bc" --table
+check "... marks every row as another stack's" \
+	test "$(grep -c '^| [0-9a-f]\{12\} (other stack) |' "$P/docs/results/boot-commits.md")" = 6
+check "... and says which stack the commits are of" grep -q "read from the kernel checkout of stack \`$sid\`" "$P/docs/results/boot-commits.md"
+rm -rf "$P/patches"
+check_fails "--table with another option is refused" env S61_WORK="$t/empty" "$bc" --table --branches tests
 
 echo "1..$((pass + fail))"
 echo "boot-commits-tests: $pass passed, $fail failed"

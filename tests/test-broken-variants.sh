@@ -151,7 +151,7 @@ check "... verdict caught by the case, the failed cases recorded" \
 check "... the checkout is clean again" test -z "$(g status --porcelain --untracked-files=no)"
 check "... and back on its branch" test "$(g symbolic-ref -q --short HEAD)" = prep
 # shellcheck disable=SC2016  # the backquotes are the markdown table's
-check "... the table has the row" grep -q '^| v-one | v-one is planted. | `kunit shrinker_test_one` | caught |' "$P/docs/broken-variants.md"
+check "... the table has the row" grep -q '^| v-one | v-one is planted. | `kunit shrinker_test_one` | caught |' "$P/docs/results/broken-variants.md"
 
 STUB_RC=0 STUB_FAILED=shrinker_test_two "$bv" v-two >"$t/o" 2>&1
 rc=$?
@@ -226,7 +226,7 @@ rc=$?
 check "fails: test, the test ok and the run failed on a splat: MISSED, caught by the splat" \
 	missed_by v-nokmem 'splat: [    1.000000] BUG: KASAN: use-after-free in shrink_slab+0x1/0x2'
 # shellcheck disable=SC2016  # the backquotes are the markdown table's
-check "... the table says so" grep -q '^| v-nokmem | .* | MISSED | splat: \[    1.000000\] BUG: KASAN' "$P/docs/broken-variants.md"
+check "... the table says so" grep -q '^| v-nokmem | .* | MISSED | splat: \[    1.000000\] BUG: KASAN' "$P/docs/results/broken-variants.md"
 
 variant_run v-warn '--config boot --suites smoke --only boot' \
 	'splat WARNING: CPU: [0-9]+ PID: [0-9]+ at mm/shrinker.c:[0-9]+ shrinker_register' '# passes: smoke.boot'
@@ -283,15 +283,15 @@ check "... the checkout is clean and on its branch" \
   printf 'v-old\tabc\t0123456789ab\ttree\tcaught\tkunit: x\tx\t-\t1\t2026-12-01\n'
   printf 'v-now\tabc\t%s\ttree\tcaught\tkunit: y\ty\t-\t1\t2026-12-01\n' "$sid"; } >"$t/rec"
 cp "$t/rec" "$P/docs/broken-variants.tsv"
-rm -f "$P/docs/broken-variants.md"
+rm -f "$P/docs/results/broken-variants.md"
 S61_WORK=$t/nowhere "$bv" --table >"$t/o" 2>&1
 rc=$?
 # broken on: --table not handled before the checkout is required.
-check "--table writes the table without a kernel checkout" bash -c "[ $rc = 0 ] && [ -s '$P/docs/broken-variants.md' ]"
+check "--table writes the table without a kernel checkout" bash -c "[ $rc = 0 ] && [ -s '$P/docs/results/broken-variants.md' ]"
 # broken on: no stale mark (every row shown as if current).
 check "... a row of another stack is marked stale, today's not" \
-	bash -c "grep -q '^| v-old | .* | 0123456789ab (stale) | ' '$P/docs/broken-variants.md' && grep -q '^| v-now | .* | $sid | ' '$P/docs/broken-variants.md'"
-check "... and names today's stack" grep -q "^Stack now: \`$sid\`" "$P/docs/broken-variants.md"
+	bash -c "grep -q '^| v-old | .* | 0123456789ab (other stack) | ' '$P/docs/results/broken-variants.md' && grep -q '^| v-now | .* | $sid | ' '$P/docs/results/broken-variants.md'"
+check "... and names today's stack" grep -q "^Stack now: \`$sid\`" "$P/docs/results/broken-variants.md"
 printf '# name\tdiff_sha1\ttop_tree\tverdict\tfailed_cases\tfirst_splat\tseconds\tdate\n' >"$P/docs/broken-variants.tsv"
 "$bv" --table >"$t/o" 2>&1
 rc=$?

@@ -84,7 +84,10 @@ check "... recorded: version, what ran, what was left out, exit" \
 check "... each test's limit raised to 1800 s on the kernel command line" grep -q -- " --append s61.test_timeout=1800 " "$calls"
 # broken on: the machine left out of the record (or of its header).
 check "... recorded: the machine, q35 by default, under a header that names it" \
-	bash -c "tail -n 1 '$rec' | grep -q \$'\tq35\t[^\t]*\$' && head -n 1 '$rec' | grep -q \$'\tmachine\tallowed\$'"
+	bash -c "tail -n 1 '$rec' | grep -q \$'\tq35\t[^\t]*\t[0-9a-f-]*\t[0-9a-f-]*\$' && head -n 1 '$rec' | grep -q \$'\tmachine\tallowed\tstack_id\tcommit\$'"
+# broken on: results_pages not called after the record (the page left behind).
+check "... and docs/results/debian-debug.md made anew with the run's row" \
+	bash -c "grep -q \"^| [0-9-]* | $V | all-but-left-out | debian-subsys.gfs2 | 0 | \" '$P/docs/results/debian-debug.md'"
 # broken on: debian-boot's exit not passed on (always 0).
 STUB_RC=1 run --debs "$t/debs"
 expect "a failing run: its exit 1" rc 1
@@ -96,7 +99,7 @@ expect "a harness error of debian-boot: its exit 3" rc 3
 # broken on: --machine not passed on to debian-boot (fixed to q35).
 run --debs "$t/debs" --machine pc
 check "--machine pc: passed to debian-boot and recorded" \
-	bash -c "grep -q -- '^debian-boot --machine pc ' '$calls' && tail -n 1 '$rec' | grep -q \$'\tpc\t[^\t]*\$'"
+	bash -c "grep -q -- '^debian-boot --machine pc ' '$calls' && tail -n 1 '$rec' | grep -q \$'\tpc\t[^\t]*\t[^\t]*\t[^\t]*\$'"
 # broken on: --test-timeout ignored (1800 always).
 run --debs "$t/debs" --test-timeout 900
 check "--test-timeout 900: s61.test_timeout=900" grep -q -- " --append s61.test_timeout=900 " "$calls"
@@ -112,18 +115,18 @@ check "--machine virt: exit 2, nothing booted" bash -c "[ \$(cat '$t/rc') = 2 ] 
 # machine); entries with count 0 recorded too.
 STUB_KNOWN=$'0\t26e239b37ebd\tmm: shrinkers: fix race condition on debugfs cleanup\n3\tae9f3bd8259a\tgfs2: replace sd_aspace with sd_inode\n' run --debs "$t/debs"
 check "the known report a run carried is recorded (UPSTREAM-ID:COUNT), and said" \
-	bash -c "tail -n 1 '$rec' | grep -q \$'\tq35\tae9f3bd8259a:3\$' && grep -q 'carried: ae9f3bd8259a:3;' '$t/o'"
+	bash -c "tail -n 1 '$rec' | grep -q \$'\tq35\tae9f3bd8259a:3\t[^\t]*\t[^\t]*\$' && grep -q 'carried: ae9f3bd8259a:3;' '$t/o'"
 STUB_KNOWN=$'0\t26e239b37ebd\tt\n' run --debs "$t/debs"
-check "... none carried is '-'" bash -c "tail -n 1 '$rec' | grep -q \$'\tq35\t-\$'"
+check "... none carried is '-'" bash -c "tail -n 1 '$rec' | grep -q \$'\tq35\t-\t[^\t]*\t[^\t]*\$'"
 # broken on: a missing known-splats file recorded as none ("-").
 run --debs "$t/debs"
-check "... no known-splats file (the boot ended before its scan) is '?'" bash -c "tail -n 1 '$rec' | grep -q \$'\tq35\t?\$'"
+check "... no known-splats file (the boot ended before its scan) is '?'" bash -c "tail -n 1 '$rec' | grep -q \$'\tq35\t?\t[^\t]*\t[^\t]*\$'"
 # broken on: the header's sed removed (an old record keeps eight names
 # over nine fields).
 printf '# date\tversion\tran\tleft_out\trc\tseconds\trun\tmachine\nold\trow\n' >"$rec"
 run --debs "$t/debs"
 check "... a record whose header lacks the column gets it, its rows kept" \
-	bash -c "head -n 1 '$rec' | grep -q \$'\tmachine\tallowed\$' && grep -qx \$'old\trow' '$rec'"
+	bash -c "head -n 1 '$rec' | grep -q \$'\tmachine\tallowed\tstack_id\tcommit\$' && grep -qx \$'old\trow' '$rec'"
 
 # --- --left-out, --base, --deb --------------------------------------------------
 # broken on: --left-out running the kept tests.

@@ -47,12 +47,29 @@ check_fails "a date in a table without a record marker fails" ld docs/p.md
 page '# P' "the tag \`mm-hotfixes-stable-2024-01-05-11-35\` and docs/bench/2026-12-06-x.md"
 check "a date inside a name (tag, file) passes" ld docs/p.md
 
-# seen failing with: the GENERATED entry of docs/benchmarks.md removed
-printf '%s\n' '# Benchmarks' 'The run of 2026-12-03.' >"$R/docs/benchmarks.md"
-check "a generated page may carry dates" ld docs/benchmarks.md
+# seen failing with: generated() ignoring docs/results/pages.tsv (only
+# docs/results/README.md generated)
+mkdir -p "$R/docs/results"
+printf '# page\tcommand\trecords\ndocs/results/benchmarks.md\tpython3 tools/bench-report.py --page docs/results/benchmarks.md\tdocs/bench/*.json\nREADME.md\tpython3 tools/lib/results.py readme-timings README.md\tdocs/records/timings.tsv\n' >"$R/docs/results/pages.tsv"
+printf '%s\n' '# Benchmarks' 'The run of 2026-12-03.' >"$R/docs/results/benchmarks.md"
+check "a generated page (docs/results/pages.tsv) may carry dates" ld docs/results/benchmarks.md
+cp "$R/docs/results/benchmarks.md" "$R/docs/results/other.md"
+check_fails "... a page of docs/results/ not listed may not" ld docs/results/other.md
+printf '%s\n' '# Results' 'Made 2026-12-03.' >"$R/docs/results/README.md"
+check "... docs/results/README.md (its index) may" ld docs/results/README.md
+# seen failing with: the README.md row taken as a generated page (no "f3[0] == 'README.md'" skip)
+printf '%s\n' '# P' 'Ran on 2026-12-03.' >"$R/README.md"
+check_fails "... README.md, listed for its block only, may not outside the block" ld README.md
+# seen failing with: the SECTIONS entry of results removed
+printf '%s\n' '# P' '<!-- results: timings begin -->' '- 47 min at 07e2897, 2026-12-07' '<!-- results: timings end -->' >"$R/README.md"
+check "... but may in its timings block" ld README.md
+rm "$R/docs/results/other.md"
+check "the default list takes docs/results/ in" ld
+expect "... its pages counted (README.md, docs/p.md and the two of docs/results/)" out_has "lint-docs: 4 page(s)"
 # seen failing with: the SESSION finding skipped in generated pages ("if m and not generated")
-printf '%s\n' '# Benchmarks' 'The 5th session run.' >"$R/docs/benchmarks.md"
-check_fails "... but no work period" ld docs/benchmarks.md
+printf '%s\n' '# Benchmarks' 'The 5th session run.' >"$R/docs/results/benchmarks.md"
+check_fails "... but no work period" ld docs/results/benchmarks.md
+rm "$R/docs/results/benchmarks.md" "$R/README.md"
 
 # seen failing with: the SECTIONS entry of debian-matrix removed; END never
 # matched (the section runs to the end of the page)

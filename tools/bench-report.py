@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Report of a tools/bench run: docs/benchmarks.md, the raw JSON, a PNG plot.
+"""Report of a tools/bench run: docs/results/benchmarks.md, the raw JSON, a PNG plot.
 
 Usage: tools/bench-report.py --runs DIR --md FILE --json FILE --png FILE
        tools/bench-report.py --page FILE [--dir DIR]
 
---page writes docs/benchmarks.md (FILE) from the report JSONs in DIR
-(default: docs/bench next to FILE): the newest full run of each kind (the
-whole run against base, the memcg sweep against base, the stack without
+--page writes docs/results/benchmarks.md (FILE) from the report JSONs in DIR
+(default: bench/ next to FILE; make bench-page and tools/bench give
+docs/bench): the newest full run of each kind (the whole run against
+base, the memcg sweep against base, the stack without
 the unit map against memcg-empty-units), each judged anew from its raw samples,
 then the table of every recorded run. It writes no JSON or plot.
 
@@ -51,7 +52,7 @@ def main():
     ap.add_argument("--md")
     ap.add_argument("--json")
     ap.add_argument("--png")
-    ap.add_argument("--page", help="write docs/benchmarks.md from the recorded report JSONs")
+    ap.add_argument("--page", help="write docs/results/benchmarks.md from the recorded report JSONs")
     ap.add_argument("--dir", help="with --page: the report JSONs' directory (default: bench/ next to it)")
     args = ap.parse_args()
     if args.page:
@@ -62,7 +63,7 @@ def main():
     missing = [o for o in ("runs", "md", "json", "png") if not getattr(args, o)]
     if missing:
         parse.die("missing " + ", ".join("--" + o for o in missing)
-                  + " (a run's report needs all four; or --page FILE for docs/benchmarks.md)")
+                  + " (a run's report needs all four; or --page FILE for docs/results/benchmarks.md)")
     if not os.path.isdir(args.runs):
         parse.die(f"no run directory {args.runs} (tools/bench prints it)")
     meta, runs = parse.load(args.runs)

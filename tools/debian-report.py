@@ -2,7 +2,7 @@
 """Report of a tools/debian-compare run: stock, base and top on one Debian image.
 
 Usage: tools/debian-report.py --runs DIR --md FILE --json FILE --png FILE
-       tools/debian-report.py --page docs/debian-system.md [--dir DIR]
+       tools/debian-report.py --page docs/results/debian-compare.md [--dir DIR]
 
 DIR is a tools/debian-compare run directory (meta.env, runs.env,
 runs/r<N>-<kernel>/result.ktap). Every "S61BENCH {json}" line of the guests'
@@ -12,8 +12,11 @@ the rounds, per pair (top/base, base/stock, top/stock) the ratio round by
 round, judged by tools/benchlib/judge.py's rule: no verdict while the
 spread includes 1.0. Runs that failed are named and left out of the
 figures; a kernel not in the comparison is named with the reason.
---page rewrites the section of FILE between its markers from the newest
-report JSON of DIR (default: debian-bench/ next to FILE) and lists all.
+--page writes the page FILE, all of it, from the newest report JSON of DIR
+(default: debian-bench/ next to FILE) and lists all, each with the run,
+commit, stack and machine kind it names (make check-records regenerates
+docs/results/debian-compare.md with --dir docs/debian-bench). A report
+names no path of the machine it ran on: the run by its stamp.
 Exit: 0 written; 1 bad input (named) or nothing to write; 2 bad usage.
 Python 3 standard library and gnuplot (no plot without it).
 """
@@ -33,7 +36,7 @@ def main():
     ap.add_argument("--md")
     ap.add_argument("--json")
     ap.add_argument("--png")
-    ap.add_argument("--page", help="rewrite the comparison section of this markdown file")
+    ap.add_argument("--page", help="write this results page (docs/results/debian-compare.md)")
     ap.add_argument("--dir", help="with --page: the report JSONs (default: debian-bench/ next to it)")
     a = ap.parse_args()
     if a.page:

@@ -4,7 +4,7 @@ parse.py  reads a tools/bench run directory (meta.env, runs.env, the guests'
           KTAP results) and the recorded reports under docs/bench/;
 judge.py  the verdict rule on the pair ratios, the goals P1..P5 and, per
           N memcgs, P4 at scale and P6;
-draw.py   the outputs: raw JSON, docs/benchmarks.md (tables, earlier runs,
+draw.py   the outputs: raw JSON, docs/results/benchmarks.md (tables, earlier runs,
           cover-letter block), the gnuplot PNGs (the main one and, with
           the sweep, <name>-sweep.png), the table on stdout.
 

@@ -7,7 +7,13 @@ of parse.DEBIAN_ROWS per kernel and the pair ratios X/Y round by round for
 the pairs top/base (the series), base/stock (the config) and top/stock,
 judges them by judge.pair_verdict (no verdict while the spread of a pair's
 ratios includes 1.0) and writes the report: markdown, raw JSON, one
-gnuplot PNG, and the section of docs/debian-system.md between its markers.
+gnuplot PNG, and the page docs/results/debian-compare.md.
+
+A report is a record: it names the run (its stamp), the commit and stack
+the project was at, and the kind of machine (S61_MACHINE, or the host's
+architecture and CPU count), never a path of the machine it ran on
+(scrub(): the run directory becomes "run STAMP", a clone's .work/ is
+named as .work/).
 
 A run that failed (tools/debian-boot's exit not 0) or never finished is
 named in the report with its reason; its samples are in the JSON but in no
@@ -37,8 +43,6 @@ PAIRS = (("top/base", "top", "base", "the series"),
          ("base/stock", "base", "stock", "the config"),
          ("top/stock", "top", "stock", "both"))
 NOT_JUDGED = "not judged (a count)"
-BEGIN = "<!-- debian-compare: begin (tools/debian-report.py --page writes this section) -->"
-END = "<!-- debian-compare: end -->"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RC_MEANING = {"1": "a test failed, is missing or not as expected, or a splat",
               "2": "hang, crash, no result or no power-off",
@@ -202,14 +206,54 @@ def pcell(p):
     return f"{med(r):.3f} ({min(r):.3f}–{max(r):.3f}): {p['verdict']}"
 
 
+WORKDIR = re.compile(r"(?:/[^\s/`'\"]+)+/\.work/")
+PATHS = re.compile(r"(?<![\w.])/(?:root|home|work|tmp|var|srv|mnt)(?:/[^\s`'\",;()]+)+")
+
+
+def scrub(x, meta):
+    """X (a string, or a list/dict of them) without the machine's paths:
+    the run directory as "run STAMP", a clone's .work/ as .work/, another
+    absolute path as <path>."""
+    if isinstance(x, dict):
+        return {k: scrub(v, meta) for k, v in x.items()}
+    if isinstance(x, list):
+        return [scrub(v, meta) for v in x]
+    if not isinstance(x, str):
+        return x
+    out = meta.get("out") or ""
+    if out and out.startswith("/"):
+        x = x.replace(out, f"run {meta.get('stamp', '?')}")
+    x = WORKDIR.sub(".work/", x)
+    return PATHS.sub("<path>", x)
+
+
+def record_meta(meta):
+    """The meta a record keeps: the run's id, commit, stack and machine
+    kind; not the run directory nor the image's path."""
+    m = {k: v for k, v in meta.items() if k not in ("out", "image")}
+    m["run"] = meta.get("run") or meta.get("stamp", "?")
+    for k in ("commit", "stack_id", "machine"):
+        m.setdefault(k, "-")
+    return scrub(m, meta)
+
+
+def provenance(meta, now=None):
+    """"run STAMP, commit C (stack S), machine M": what a record names."""
+    sid = meta.get("stack_id", "-")
+    mark = "" if now is None or sid == now else " (other stack)" if sid != "-" else " (other stack: not recorded)"
+    return (f"run `{meta.get('run') or meta.get('stamp', '?')}`, commit `{meta.get('commit', '-')}`, "
+            f"stack `{sid}`{mark}, machine: {meta.get('machine', '-')}")
+
+
 def rowname(row):
     return f"{row['w']}.{row['m']}" + (f" N={row['n']}" if row["n"] is not None else "")
 
 
 def raw_json(meta, runs, R):
-    return {"meta": meta, "kernels": meta["kernels"].split(","), "missing": missing(meta),
-            "runs": runs, "rows": R,
-            "failed": [{"round": r["round"], "kernel": r["kernel"], "rc": r["rc"], "problem": r["problem"]}
+    return {"meta": record_meta(meta), "kernels": meta["kernels"].split(","),
+            "missing": scrub(missing(meta), meta), "runs": scrub(runs, meta), "rows": R,
+            "failed": [{"round": r["round"], "kernel": r["kernel"], "rc": r["rc"],
+                        "problem": scrub(r["problem"], meta)}
                        for r in runs if not ok(r)]}
 
 
@@ -298,8 +342,8 @@ def markdown(meta, runs, R, png, have_png, json_path):
                  f"| {r['seconds'] if r['seconds'] is not None else '–'} | {len(r['samples'])} "
                  f"| {r['host_load_before'] or '–'} | {ks} |")
     L.append("")
-    L.append(f"Raw samples: `{shown(json_path)}`; run directory `{meta.get('out', '?')}`.")
-    return "\n".join(L) + "\n"
+    L.append(f"Raw samples: `{shown(json_path)}`; {provenance(record_meta(meta))}.")
+    return scrub("\n".join(L) + "\n", meta)
 
 
 # The plot: one panel per workload, the kernels side by side.
@@ -404,17 +448,22 @@ def load_recorded(path):
     return d
 
 
+def today_stack():
+    """Today's stack id: stack_id of the tools' lib.sh ("-" when it cannot say)."""
+    for lib in ("tools/lib/lib.sh", "tools/lib.sh"):
+        if os.path.isfile(os.path.join(ROOT, lib)):
+            r = subprocess.run(["bash", "-c", '. "$1" && stack_id', "bash", os.path.join(ROOT, lib)],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            return r.stdout.strip() or "-"
+    return "-"
+
+
 def page(md_path, rep_dir):
-    """The section of md_path between BEGIN and END anew: the newest
-    recorded comparison of rep_dir (by its name, <stamp>.json) judged from
-    its JSON, and the list of all of them."""
-    if not os.path.exists(md_path):
-        die(f"no {md_path}")
-    with open(md_path) as f:
-        text = f.read()
-    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
-        die(f"{md_path} needs the lines '{BEGIN}' and '{END}', once each and in that order: "
-            f"the section between them is what is written")
+    """The page md_path (docs/results/debian-compare.md), all of it: the
+    newest recorded comparison of rep_dir (by its name, <stamp>.json)
+    judged from its JSON, and the list of all of them, each with the run,
+    commit, stack and machine it names; a comparison of another stack is
+    marked so."""
     recs = []
     if os.path.isdir(rep_dir):
         for name in sorted(os.listdir(rep_dir)):
@@ -422,8 +471,15 @@ def page(md_path, rep_dir):
                 d = load_recorded(os.path.join(rep_dir, name))
                 if d:
                     recs.append((name, d))
-    L = [BEGIN, ""]
+    now = today_stack()
     mdir = os.path.dirname(os.path.abspath(md_path))
+    cmd = f"python3 tools/debian-report.py --page {shown(md_path)} --dir {shown(rep_dir)}"
+    L = ["# Debian system: stock, base and top on one Debian image", "",
+         f"Generated by `{cmd}` from `{shown(rep_dir)}/*.json` (each written by `tools/debian-compare`, "
+         "`make debian-compare`); do not edit by hand: the figures are judged anew from each record's raw "
+         "samples by today's rules (tools/benchlib/judge.py).", "",
+         f"Today's stack: `{now}` (`stack_id` of tools/lib.sh); a comparison of another stack, or of none "
+         "recorded, is marked \"other stack\".", ""]
     if not recs:
         L.append(f"No comparison recorded yet in `{shown(rep_dir)}/` (`make debian-compare` writes one).")
     else:
@@ -432,7 +488,7 @@ def page(md_path, rep_dir):
         R = rows(meta, runs)  # judged anew from the raw samples
         base = os.path.join(rep_dir, os.path.splitext(name)[0])
         L.append(f"Newest comparison: [{shown(base + '.md')}]({os.path.relpath(base + '.md', mdir)}) "
-                 f"({meta.get('stamp', '?')}; kernels {meta['kernels']}; {meta.get('rounds')} rounds; "
+                 f"({provenance(meta, now)}; kernels {meta['kernels']}; {meta.get('rounds')} rounds; "
                  f"suites {meta.get('suites')}" + (f", s61.n={meta['n']}" if meta.get("n") else "") + ").")
         L.append("")
         L.append(table_md(meta, runs, R, [r for r in runs if not ok(r)]))
@@ -442,15 +498,13 @@ def page(md_path, rep_dir):
         L.append("")
         L.append("Every recorded comparison:")
         L.append("")
-        L.append("| report | kernels | rounds | failed runs |")
-        L.append("|---|---|---|---|")
+        L.append("| report | kernels | rounds | failed runs | run, commit, stack, machine |")
+        L.append("|---|---|---|---|---|")
         for name, d in reversed(recs):
             b = os.path.join(rep_dir, os.path.splitext(name)[0])
             L.append(f"| [{os.path.basename(b)}]({os.path.relpath(b + '.md', mdir)}) | {d['meta']['kernels']} "
-                     f"| {d['meta'].get('rounds')} | {len(d.get('failed') or [])} |")
-    L.append("")
-    L.append(END)
-    i, j = text.index(BEGIN), text.index(END) + len(END)
+                     f"| {d['meta'].get('rounds')} | {len(d.get('failed') or [])} | {provenance(d['meta'], now)} |")
+    os.makedirs(mdir, exist_ok=True)
     with open(md_path, "w") as f:
-        f.write(text[:i] + "\n".join(L) + text[j:])
-    print(f"wrote the comparison section of {md_path} ({len(recs)} recorded)")
+        f.write("\n".join(L) + "\n")
+    print(f"wrote {md_path} ({len(recs)} recorded)")

@@ -120,7 +120,7 @@ def cover_block(meta, G, indicative, SG=()):
             f"{'; fewer than ' + str(MIN_ROUNDS) + ' rounds, so the verdicts are indicative' if indicative else ''}:")
     out = ["<!-- cover-letter: begin -->"] + textwrap.wrap(plain(head), 72)
     for n, v, t in G:
-        t = t.replace("see the P5 section", "see docs/benchmarks.md")
+        t = t.replace("see the P5 section", "see docs/results/benchmarks.md")
         out += textwrap.wrap(plain(f"{n}, {what.get(n, n)}: {v}; {t}"), 72,
                              initial_indent="- ", subsequent_indent="  ")
     for sg in SG:
@@ -341,7 +341,7 @@ def write_json(path, raw):
 
 def markdown(meta, runs, S, G, indicative, png, have_png, json_path, SW=None, SG=(), have_sweep_png=False,
              md_path=None, earlier=True):
-    """docs/benchmarks.md: the run, the goals, the cover-letter block, every
+    """docs/results/benchmarks.md: the run, the goals, the cover-letter block, every
     metric, the P4 profile, the P4-at-scale sweep and P6 (when the run has
     them), the P5 model and the method. md_path: where it is written (the
     plots are linked relative to it)."""
@@ -762,7 +762,7 @@ def earlier_runs(json_path):
     return L
 
 
-# The sections of docs/benchmarks.md (draw.page): role, title, what it answers.
+# The sections of docs/results/benchmarks.md (draw.page): role, title, what it answers.
 PAGE_ROLES = [
     ("whole", "The latest whole run against base: P1 to P5",
      "`make bench`: base against the top, every bench test in each boot."),
@@ -807,7 +807,7 @@ def page_runs(bench_dir):
 
 
 def page(md_path, bench_dir, sections):
-    """docs/benchmarks.md: one section per role of PAGE_ROLES, each the
+    """docs/results/benchmarks.md: one section per role of PAGE_ROLES, each the
     report of its recorded run (sections: role -> the markdown that
     markdown() wrote for it, earlier=False) with its headings one level
     down, or a line saying that no such run is recorded; then the table of
