@@ -95,10 +95,12 @@ echo 'debian patch applied' >>"$t/srcpkg/tree/lib/a.c"
 echo 'series' >"$t/srcpkg/tree/debian/patches/series"
 echo 'applied' >"$t/srcpkg/tree/.pc/applied-patches"
 touch "$t/srcpkg/linux_3.0-1.dsc"
+# shellcheck disable=SC2016  # the stub's own $4
 printf '#!/bin/sh
 mkdir -p "$4" && cp -r %s/. "$4"/\n' "$t/srcpkg/tree" >"$t/srcpkg/bin/dpkg-source"
 chmod +x "$t/srcpkg/bin/dpkg-source"
 cp "$t/proj/tools/debian-quilt" "$t/debian-quilt.real"
+# shellcheck disable=SC2016  # the stub's own $1 and $2
 printf '#!/bin/sh
 [ "$1 $2" = "source 3.0-1" ] && echo %s && exit 0
 echo "debian-quilt: error: the archive has no source package linux $2" >&2
@@ -117,14 +119,14 @@ check "  ... the import is of the .dsc (orig tarball + debian/patches)" \
 check "  ... the tree: the patched sources, without debian/ and .pc/" \
 	bash -c "git -C '$t/cache3/base.git' ls-tree -r --name-only base-3.0-1 | grep -vq '^debian/\|^\.pc/' && ! git -C '$t/cache3/base.git' ls-tree -r --name-only base-3.0-1 | grep -q '^debian/\|^\.pc/' && git -C '$t/cache3/base.git' show base-3.0-1:lib/a.c | grep -q 'debian patch applied'"
 rm -rf "$t/proj/.work"
-srcinit env S61_IMPORT_FROM=deb S61_CACHE=$t/cache4 "$st" init >"$t/out" 2>&1 && ko "S61_IMPORT_FROM=deb forbids the source package" || ok "S61_IMPORT_FROM=deb forbids the source package"
+check_fails "S61_IMPORT_FROM=deb forbids the source package" srcinit env S61_IMPORT_FROM=deb S61_CACHE="$t/cache4" "$st" init
 says "  ... and says so" "S61_IMPORT_FROM=deb forbids the source package"
 rm -rf "$t/proj/.work"
-srcinit env S61_IMPORT_FROM=tarball S61_CACHE=$t/cache4 "$st" init >"$t/out" 2>&1 && ko "a wrong S61_IMPORT_FROM is refused" || ok "a wrong S61_IMPORT_FROM is refused"
+check_fails "a wrong S61_IMPORT_FROM is refused" srcinit env S61_IMPORT_FROM=tarball S61_CACHE="$t/cache4" "$st" init
 says "  ... naming what it takes" "it takes auto (the default), deb or source"
 sed -i 's/^base linux-source-6.1 3.0-1$/base linux-source-6.1 8.0-1/' "$t/proj/branch-stack.txt"
 rm -rf "$t/proj/.work"
-srcinit env S61_CACHE=$t/cache4 "$st" init >"$t/out" 2>&1 && ko "an upload with neither form fails" || ok "an upload with neither form fails"
+check_fails "an upload with neither form fails" srcinit env S61_CACHE="$t/cache4" "$st" init
 says "  ... with one error line naming both and why" "could not download linux-source-6.1 8.0-1, nor Debian's source package linux 8.0-1 (the archive has no source package linux 8.0-1)"
 expect "  ... one error line" test "$(grep -c 'error:' "$t/out")" = 1
 cp "$t/debian-quilt.real" "$t/proj/tools/debian-quilt"
