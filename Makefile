@@ -27,12 +27,12 @@
 SHELL := /bin/bash
 CONFIG ?= boot
 SUITES ?= smoke,lockless
-BRANCH ?= $(shell tools/lib-query top 2>/dev/null)
+BRANCH ?= $(shell tools/lib/query.sh top 2>/dev/null)
 RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SOAK_ONLY ?=
-SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk tools/lint-docs,$(SCRIPTS))
+SCRIPTS := $(wildcard tools/*) $(wildcard tools/*/*.sh) $(wildcard qemu/*) $(wildcard tests/*.sh) $(wildcard tests/*/*.sh) .ci/run
+SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns tools/lib qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk tools/lint-docs,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
 	check-top-branch ci-run-tests check-commits-tests control-off-tests \
@@ -67,6 +67,9 @@ build: stack
 boot: stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
+# The concern directories of tools/ are no scripts (their scripts are in
+# tools/*/*.sh).
+SHELL_SCRIPTS := $(filter-out $(patsubst %/,%,$(wildcard tools/*/)),$(SHELL_SCRIPTS))
 lint: deps-lint
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -x -e SC1091 -s bash rootfs-overlay/s61/init rootfs-overlay/s61/lib.sh rootfs-overlay/s61/ktap.sh rootfs-overlay/s61/stress-ramfs.sh \
@@ -76,9 +79,9 @@ lint: deps-lint
 	tools/lint-awk
 	tools/lint-awk debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/dbench.sh debian-system/overlay/s61/tests/*/*.sh
 	tools/lint-docs
-	@# tools/lib.sh sets pipefail: 'cmd | grep -q' fails by SIGPIPE, at random,
+	@# tools/lib/lib.sh sets pipefail: 'cmd | grep -q' fails by SIGPIPE, at random,
 	@# when grep exits at its first match; grep a file or a here-string.
-	@! grep -d skip -nE '^[^#]*\| *grep -[a-zA-Z]*q' tools/* qemu/* .ci/run || \
+	@! grep -d skip -nE '^[^#]*\| *grep -[a-zA-Z]*q' tools/* tools/*/* qemu/* .ci/run || \
 		{ echo "lint: '| grep -q' under pipefail (above): grep a file or <<<\"\$$(cmd)\" instead"; exit 1; }
 	@echo "lint: shellcheck clean, awk runs under Debian 12's mawk, no '| grep -q' under pipefail, no work-diary wording or stray dates in the docs"
 
@@ -91,7 +94,7 @@ tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-t
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.
 ci-run-tests:
-	tests/test-ci-run.sh
+	tests/lib/test-ci-run.sh
 
 # tools/check-commits with a stand-in kbuild on the kernel checkout's
 # base..prep (skipped, and counted so, without a checkout: make check runs
@@ -137,7 +140,7 @@ kcache-tests:
 # their arguments: refusals before any lock, install or build (stubs, a
 # synthetic checkout).
 tool-args-tests:
-	tests/test-tool-args.sh
+	tests/lib/test-tool-args.sh
 
 # The tools on a fresh Debian 12's awk (mawk): tools/lint-awk, and
 # checkpatch's long-line exception run under mawk (issue #25).
@@ -214,7 +217,7 @@ broken-variants: stack
 # check-top refuse any other BRANCH before they start (make boot, faults,
 # soak and coverage take any); .ci/run pins BRANCH and RACE_SECS.
 check-top-branch:
-	@top=$$(tools/lib-query top) && [ -n "$$top" ] && [ "$(BRANCH)" = "$$top" ] || { \
+	@top=$$(tools/lib/query.sh top) && [ -n "$$top" ] && [ "$(BRANCH)" = "$$top" ] || { \
 		echo "make: check-top tests the top of the stack ($${top:-none in branch-stack.txt}), not BRANCH=$(BRANCH): unset BRANCH (make boot BRANCH=... tests another branch)" >&2; \
 		exit 1; }
 
@@ -289,7 +292,7 @@ bench-sweep: stack
 	tools/bench $(SWEEP_ARGS) $(BENCH_ARGS)
 
 bench-0004: stack
-	a=$$(tools/lib-query parent memcg-empty-units) && \
+	a=$$(tools/lib/query.sh parent memcg-empty-units) && \
 	tools/bench -a "$$a" -b memcg-empty-units $(SWEEP_ARGS) $(BENCH_ARGS)
 
 # docs/benchmarks.md anew from the recorded runs in docs/bench/ (tools/bench

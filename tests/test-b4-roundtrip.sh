@@ -18,7 +18,7 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 export S61_B4_BRANCH=b4/selftest-lockless-shrink S61_B4_TAGS=s61-b4/selftest
 export S61_SENDER="Selftest Sender <selftest.sender@example.com>"
-. "$here/tools/lib.sh"
+. "$here/tools/lib/lib.sh"
 tool=$here/tools/b4-series
 WT=$S61_WORK/b4/linux
 t=$(mktemp -d)

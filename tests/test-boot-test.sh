@@ -137,9 +137,9 @@ done
 # functions never see. Broken on: stack_branches printing every word (the
 # first check), printing the last word (both).
 check "the core marker leaves the branch list as it was" \
-	test "$("$P/tools/lib-query" branches | tr '\n' ' ')" = "p a m r t "
+	test "$("$P/tools/lib/query.sh" branches | tr '\n' ' ')" = "p a m r t "
 check "... and the parents and the top" \
-	test "$("$P/tools/lib-query" parent r) $("$P/tools/lib-query" parent m) $("$P/tools/lib-query" top)" = "m a t"
+	test "$("$P/tools/lib/query.sh" parent r) $("$P/tools/lib/query.sh" parent m) $("$P/tools/lib/query.sh" top)" = "m a t"
 
 # Cold cache, a deadline that no uncached tip fits: base, the core tips and
 # the top run, p and m are skipped. Broken on: old and on the core set

@@ -62,7 +62,7 @@ exit "${STUB_STATUS_RC:-0}"
 EOF
 mkdir -p "$P/patches/prep" "$P/patches/tests"
 printf 'Subject: p1\n---\ndiff --git a/a.c b/a.c\n+p1\n' >"$P/patches/prep/0001-p1.patch"
-sid=$(cd "$P" && bash -c '. tools/lib.sh && stack_id')
+sid=$(cd "$P" && bash -c '. tools/lib/lib.sh && stack_id')
 # variant DIFF-NAME CASE [FAILS-LINE]: a diff that appends "planted" to a.c.
 variant() {
 	local f=$P/tests/broken/$1.diff

@@ -21,7 +21,7 @@ printf '%s\n' 'base linux-source-6.1 1.0-1' prep 'memcg-empty-units core' >"$P/b
 printf 'From 0000 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] p1\n\nWhy.\n---\n a.c | 1 +\n\ndiff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1,2 @@\n a\n+p1\n' \
 	>"$P/patches/prep/0001-p1.patch"
 # sid: today's stack id of the fixture.
-sid() { (cd "$P" && bash -c '. tools/lib.sh && stack_id'); }
+sid() { (cd "$P" && bash -c '. tools/lib/lib.sh && stack_id'); }
 
 # diff_ NAME [FAILS]: tests/broken/NAME.diff with the "# fails:" line FAILS
 # (default "test smoke.x"; "none": no such line).
@@ -147,7 +147,7 @@ check "... prose is not a claim" bash -c "! grep -q 'broken-prose' '$t/cc'"
 check "... a branch name in a claim column is not a variant" bash -c "! grep -q 'memcg-empty-units' '$t/cc'"
 said "... the Debian variant ok, by both its tests' assertions" 'ok   broken-dd (Debian): debian-subsys.ext4,debian-subsys.binder, caught by assertion: debian-subsys.ext4' \
 	'ok   broken-dd (docs/debian-system.md:5): must fail debian-subsys.ext4,debian-subsys.binder'
-check "... the count for tools/tally" grep -qx 'check-claims: [0-9]* passed, 0 failed, 0 due (.*)' "$t/cc"
+check "... the count for tools/lib/tally.sh" grep -qx 'check-claims: [0-9]* passed, 0 failed, 0 due (.*)' "$t/cc"
 
 # --- a claim tied to another test than its diff's --------------------------------------
 good

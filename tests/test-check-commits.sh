@@ -10,7 +10,7 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 cc=$here/tools/check-commits
-. "$here/tools/lib.sh"
+. "$here/tools/lib/lib.sh"
 real_linux=$S61_LINUX
 if [ ! -e "$real_linux/.git" ] || ! git -C "$real_linux" rev-parse -q --verify refs/heads/prep >/dev/null; then
 	echo "1..0 # SKIP no kernel checkout with the prep branch (run tools/stack init/apply)"

@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 new_project
 mkdir -p "$P/qemu"
 cp "$here/qemu/run" "$here/qemu/splat-patterns" "$P/qemu/"
-cp "$here/tools/lib.sh" "$P/tools/"
+mkdir -p "$P/tools/lib" && cp "$here/tools/lib/lib.sh" "$P/tools/lib/"
 export S61_WORK=$t/work
 mkdir -p "$S61_WORK/build/boot"
 re='BUG: KASAN: use-after-free in s61_kasan_uaf_write'

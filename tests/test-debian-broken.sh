@@ -72,7 +72,7 @@ printf '%b\n' "${STUB_STATUS:-BRANCH COMMITS STATE\nprep 1 exported}"
 exit "${STUB_STATUS_RC:-0}"
 EOF
 chmod +x "$P/tools/debian-deb" "$P/tools/debian-boot" "$P/tools/stack"
-sid=$(cd "$P" && bash -c '. tools/lib.sh && stack_id')
+sid=$(cd "$P" && bash -c '. tools/lib/lib.sh && stack_id')
 db=$P/tools/debian-broken
 rec=$P/docs/debian-broken.tsv
 verdict() { awk -F'\t' -v n="$1" '$1 == n { print $4 }' "$rec"; }
@@ -195,7 +195,7 @@ check "--deb of a commit that is no checkout's top: the record names no stack, w
 mkdir -p "$S61_WORK/linux"
 git -C "$S61_WORK/linux" init -q
 git -C "$S61_WORK/linux" -c user.name=t -c user.email=t@t commit -q --allow-empty -m top
-top=$(cd "$P" && bash -c '. tools/lib.sh && stack_top')
+top=$(cd "$P" && bash -c '. tools/lib/lib.sh && stack_top')
 git -C "$S61_WORK/linux" branch -q "$top"
 V2=6.1.192-3+s61brk.$(git -C "$S61_WORK/linux" rev-parse --short=8 HEAD).v.one
 mkdeb linux-image-6.1.192-s61brk "$V2"

@@ -24,7 +24,7 @@ set -u
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
-. "$here/tools/lib.sh"
+. "$here/tools/lib/lib.sh"
 quick=0
 case ${1:-} in
 --export-only) quick=1 ;;

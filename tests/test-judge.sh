@@ -174,7 +174,7 @@ check_fails "an unknown branch fails" bad 'lockles * smoke.boot XFAIL'
 check_fails "a bad regex fails" bad '* * smoke.boot SKIP ([a-'
 check_fails "a regex on a PASS rule fails" bad '* * smoke.boot PASS why'
 check "the manifest and every target of the stack check out" bash -c "
-	for b in base \$('$here/tools/lib-query' branches) top; do
+	for b in base \$('$here/tools/lib/query.sh' branches) top; do
 		python3 '$here/qemu/ktap-summary' --check --expect '$here/qemu/expected' --target \$b --config boot || exit 1
 	done"
 
@@ -184,7 +184,7 @@ check "the manifest and every target of the stack check out" bash -c "
 S=$t/scan
 mkdir -p "$S/qemu" "$S/tools"
 cp "$here/qemu/run" "$here/qemu/splat-patterns" "$S/qemu/"
-cp "$here/tools/lib.sh" "$S/tools/"
+mkdir -p "$S/tools/lib" && cp "$here/tools/lib/lib.sh" "$S/tools/lib/"
 scan() { S61_WORK=$t/work S61_CACHE=$t/cache "$S/qemu/run" --scan-console "$@"; }
 check "a clean console does not fire" scan "$fx/console-clean.log"
 # seen failing on (and the check before): the old patterns, unanchored
@@ -347,7 +347,7 @@ says "... named, the allowed reports not" "KERNEL SPLAT on the console .*besides
 P=$t/proj
 mkdir -p "$P/qemu" "$P/tools" "$t/bin"
 cp "$here/qemu/run" "$here/qemu/ktap-summary" "$here/qemu/splat-patterns" "$here/qemu/expected" "$P/qemu/"
-cp "$here/tools/lib.sh" "$here/tools/lib-query" "$here/branch-stack.txt" "$P/tools/" 2>/dev/null
+mkdir -p "$P/tools/lib" && cp "$here/tools/lib/lib.sh" "$here/tools/lib/query.sh" "$P/tools/lib/" && cp "$here/branch-stack.txt" "$P/tools/" 2>/dev/null
 cp -r "$here/rootfs-overlay" "$P/"
 mv "$P/tools/branch-stack.txt" "$P/"
 echo kernel >"$t/bzImage"
@@ -798,7 +798,7 @@ check "scan: a test's own line with those words does not" scan "$t/one.log"
 # arguments, quoting included), fed the consoles and results of the debug
 # kernel (each control must pass) and of the boot kernel, which has no
 # KASAN and no lockdep (each must fail: the expected splat is missing).
-env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -n -C "$here" check-top BRANCH="$("$here/tools/lib-query" top)" 2>/dev/null |
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -n -C "$here" check-top BRANCH="$("$here/tools/lib/query.sh" top)" 2>/dev/null |
 	awk '{ if (sub(/\\$/, "")) { buf = buf $0; next } print buf $0; buf = "" }' |
 	grep '^tools/guest-test .*--suites controls' >"$t/ctl-lines"
 # ctl NAME CONSOLE RESULT [qemu/run args]: qemu/run (stub QEMU) with the

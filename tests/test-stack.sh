@@ -327,7 +327,7 @@ check "(the good patches applied again)" "$st" apply --force
 # The checkout commits as the series' storage identity, also one made
 # before that identity changed (a checkout whose config still names the
 # old placeholder gets the new one on the next apply).
-ident=$(bash -c ". '$t/proj/tools/lib.sh'; echo \"\$S61_IDENT_NAME <\$S61_IDENT_EMAIL>\"")
+ident=$(bash -c ". '$t/proj/tools/lib/lib.sh'; echo \"\$S61_IDENT_NAME <\$S61_IDENT_EMAIL>\"")
 g config user.name "s61 backport team"; g config user.email s61-backport@example.org
 check "apply with an old identity in the checkout's config" "$st" apply --force
 check "  ... the checkout commits as the storage identity again (broken variant: identity set only at init)" \

@@ -11,7 +11,9 @@
 # wants another state); they move to failed, taken from skipped, then
 # xfail, then passed (the line does not say which state they had).
 # Used by .ci/run (the closing line) and tools/boot-test-branches (per tip).
-case ${1:-} in -h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+#
+# Usage: tools/lib/tally.sh [FILE...]
+case ${1:-} in -h|--help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 exec awk '
 	match($0, /^([A-Za-z0-9_][A-Za-z0-9_ .-]*: )?[0-9]+ passed, [0-9]+ failed(, [0-9]+ (skipped|xfail|not as expected))*/) {
 		line = substr($0, RSTART, RLENGTH)

@@ -6,7 +6,7 @@
 # exits 2 on a bad option or value and never calls tools/deps (or apt-get)
 # for one; tools/guest-test names the branches for a name that is neither
 # a branch nor a commit (--expect-target is for a commit off the stack);
-# tools/lib-query says why 'parent NAME' fails and puts its usage on
+# tools/lib/query.sh says why 'parent NAME' fails and puts its usage on
 # stderr; tools/b4-series roundtrip without DIR takes the mails of the last
 # 'send -o DIR'. A synthetic kernel checkout (branches one and two); make,
 # ccache, apt-get and b4 are stubs in PATH, tools/deps in the project copy
@@ -14,8 +14,8 @@
 # nothing is installed, built or booted.
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 new_project
 mkdir -p "$P/rootfs-overlay/s61/tests"
 cp -r "$here/rootfs-overlay/s61/tests/bench" "$P/rootfs-overlay/s61/tests/"
@@ -47,8 +47,8 @@ rc_is() {
 export S61_CACHE=$t/cache S61_WORK=$P/.work
 K=$S61_WORK/linux
 mkdir -p "$K"
-ident_name=$(sed -n 's/^S61_IDENT_NAME="\(.*\)"$/\1/p' "$here/tools/lib.sh")
-ident_email=$(sed -n 's/^S61_IDENT_EMAIL="\(.*\)"$/\1/p' "$here/tools/lib.sh")
+ident_name=$(sed -n 's/^S61_IDENT_NAME="\(.*\)"$/\1/p' "$here/tools/lib/lib.sh")
+ident_email=$(sed -n 's/^S61_IDENT_EMAIL="\(.*\)"$/\1/p' "$here/tools/lib/lib.sh")
 g() { git -C "$K" "$@"; }
 g init -q
 g config user.name "$ident_name"
@@ -152,8 +152,8 @@ mark
 expect "guest-test: a branch goes on to the build" rc_is 125 "$gt" one
 expect "... (the stub kbuild was called)" grep -q "^kbuild --config boot one" "$calls"
 
-# ---- tools/lib-query ------------------------------------------------------
-lq=$P/tools/lib-query
+# ---- tools/lib/query.sh ------------------------------------------------------
+lq=$P/tools/lib/query.sh
 expect "lib-query parent nosuch: exit 1" rc_is 1 "$lq" parent nosuch
 expect "... saying why, with the branches" out_has "^lib-query: error: nosuch is not a branch of branch-stack.txt (branches: one two)$"
 expect "lib-query parent base: exit 1" rc_is 1 "$lq" parent base
@@ -162,11 +162,11 @@ check "lib-query parent two, one, top, branches" \
 	test "$("$lq" parent two) $("$lq" parent one) $("$lq" top) $("$lq" branches | paste -sd,)" = "one base two one,two"
 expect "lib-query frob: exit 2" rc_is 2 "$lq" frob
 expect "... naming it" out_has "unknown query 'frob'"
-expect "... usage on stderr, nothing on stdout" bash -c "'$lq' frob 2>/dev/null | cmp -s - /dev/null && '$lq' frob 2>&1 >/dev/null | grep -q '^Usage: tools/lib-query'"
+expect "... usage on stderr, nothing on stdout" bash -c "'$lq' frob 2>/dev/null | cmp -s - /dev/null && '$lq' frob 2>&1 >/dev/null | grep -q '^Usage: tools/lib/query.sh'"
 expect "lib-query parent (no BRANCH): exit 2" rc_is 2 "$lq" parent
 expect "lib-query without a query: exit 2" rc_is 2 "$lq"
 expect "lib-query top extra: exit 2" rc_is 2 "$lq" top extra
-expect "lib-query --help: exit 0, usage on stdout" bash -c "'$lq' --help 2>/dev/null | grep -q '^Usage: tools/lib-query'"
+expect "lib-query --help: exit 0, usage on stdout" bash -c "'$lq' --help 2>/dev/null | grep -q '^Usage: tools/lib/query.sh'"
 
 # ---- tools/b4-series roundtrip without DIR --------------------------------
 # A stub b4 whose 'send -o DIR' writes the mails with git format-patch

@@ -2,7 +2,7 @@
 # Tests of .ci/run and of the Makefile's guard of check-top (issue #29), in a
 # copy of the project: .ci/run with a stub make on PATH that prints a
 # recorded make check output and exits as told, for its closing count
-# (tools/tally) and the BRANCH and RACE_SECS it pins; then the real make on
+# (tools/lib/tally.sh) and the BRANCH and RACE_SECS it pins; then the real make on
 # the copied Makefile with stub tools/deps, tools/stack and tools/guest-test
 # for check-top's refusal of a BRANCH that is not the top. Nothing is built
 # or booted. Each check names the broken variant it was seen failing on
@@ -13,8 +13,8 @@ set -u
 # makes it runs on the copied project must see only what each check sets.
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES BRANCH RACE_SECS
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 real_make=$(command -v make) || { echo "1..0 # SKIP no make"; exit 0; }
 new_project
 mkdir -p "$P/.ci" "$t/bin"
@@ -108,8 +108,9 @@ check "... its kmemleak control the top" grep -q "new suspected memory leaks' tw
 
 # check-top (and check) refuse a BRANCH that is not the top, before any
 # work. Stub tools log their calls. Broken on: old (check-top ran on base).
-for tool in deps stack guest-test control-off; do
-	printf '#!/usr/bin/env bash\necho "%s $*" >>"%s"\n' "$tool" "$t/tool.calls" >"$P/tools/$tool"
+for tool in tools/deps tools/stack tools/guest-test tools/control-off; do
+	name=${tool##*/}
+	printf '#!/usr/bin/env bash\necho "%s $*" >>"%s"\n' "${name%.sh}" "$t/tool.calls" >"$P/$tool"
 done
 : >"$t/tool.calls"
 check_fails "check-top refuses BRANCH=base from the environment" \

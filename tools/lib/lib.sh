@@ -13,7 +13,7 @@
 
 set -o pipefail
 
-S61_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+S61_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 S61_CACHE=${S61_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/shrinker61}
 S61_WORK=${S61_WORK:-$S61_ROOT/.work}
 S61_BASE_GIT=$S61_CACHE/base.git
@@ -33,7 +33,11 @@ export CCACHE_DIR=${CCACHE_DIR:-$S61_CACHE/ccache}
 S61_IDENT_NAME="Lockless shrink 6.1 backport"
 S61_IDENT_EMAIL="lockless-shrink-6.1@invalid"
 
-s61_prog=$(basename "$0")
+# The name a command's messages give: its file name without .sh; those of
+# tools/debian/ and tools/lib/ with the concern in front (debian-boot, not
+# boot, which is a concern of its own; lib-query).
+s61_prog=$(basename "$0" .sh)
+case $0 in */debian/* | */lib/*) s61_prog=$(basename "$(dirname "$0")")-$s61_prog ;; esac
 
 die() {
 	printf '%s: error: %s\n' "$s61_prog" "$*" >&2

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Answer questions about branch-stack.txt for make and scripts.
-# Usage: tools/lib-query top|branches|base-version|parent BRANCH
+# Usage: tools/lib/query.sh top|branches|base-version|parent BRANCH
 #   parent BRANCH  the branch below BRANCH ("base" for the first)
 # Exit: 0; 1 when BRANCH is not a branch of branch-stack.txt (the error names
 # the branches); 2 for a query it does not know (this usage on stderr).
