@@ -58,8 +58,8 @@ deps-lint:
 	@tools/deps lint
 
 stack: deps
-	tools/stack init
-	tools/stack apply
+	tools/stack/stack.sh init
+	tools/stack/stack.sh apply
 
 build: stack
 	tools/kbuild --config $(CONFIG) $(BRANCH)
@@ -96,11 +96,11 @@ tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-t
 ci-run-tests:
 	tests/lib/test-ci-run.sh
 
-# tools/check-commits with a stand-in kbuild on the kernel checkout's
+# tools/stack/check-commits.sh with a stand-in kbuild on the kernel checkout's
 # base..prep (skipped, and counted so, without a checkout: make check runs
 # it after stack, which makes one).
 check-commits-tests:
-	tests/test-check-commits.sh
+	tests/stack/test-check-commits.sh
 
 # How a run is judged: the guest's exit-status mapping, qemu/ktap-summary,
 # the qemu/expected manifest, the splat patterns and qemu/run's wiring, on
@@ -170,27 +170,27 @@ coverage-tests:
 	tests/test-coverage.sh
 
 bisect-tests:
-	tests/test-bisect.sh
+	tests/stack/test-bisect.sh
 
 stack-tests:
-	tests/test-stack.sh
+	tests/stack/test-stack.sh
 
 # tools/debian-matrix with a stub guest test on synthetic uploads.
 debian-matrix-tests:
 	tests/test-debian-matrix.sh
 
-# tools/stack move / check-upstream between two synthetic uploads: clean
+# tools/stack/stack.sh move / check-upstream between two synthetic uploads: clean
 # move, conflict + abort/continue/skip, interrupt, round trip (issue #26).
 stack-move-tests:
-	tests/test-stack-move.sh
+	tests/stack/test-stack-move.sh
 
 checkpatch: stack
-	tools/checkpatch
+	tools/stack/checkpatch.sh
 
 # b4 prep/send of the whole series and the mail round trip (needs the stack).
 b4-tests: stack
 	@tools/deps b4
-	tests/test-b4-roundtrip.sh
+	tests/stack/test-b4-roundtrip.sh
 
 # Every tip of the stack: build, boot, smoke. Under .ci/run (S61_DEADLINE)
 # uncached tips that no longer fit into CI's time are skipped; here, run

@@ -61,7 +61,7 @@ says() {
 	done
 	ok "$name"
 }
-# snapshot: what a refusal of tools/stack must leave as it was, in the
+# snapshot: what a refusal of tools/stack/stack.sh must leave as it was, in the
 # checkout of g() and the project $t/proj: the stack's refs (not the tags
 # init fetches from the shared import), HEAD, any am/rebase/cherry-pick/
 # merge/apply/move state, the working tree, patches/ and branch-stack.txt.
@@ -76,7 +76,7 @@ snapshot() {
 	g status --porcelain --untracked-files=all
 	(cd "$t/proj" && find patches branch-stack.txt -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
 }
-# Synthetic Debian uploads for the tests of tools/stack move and
+# Synthetic Debian uploads for the tests of tools/stack/stack.sh move and
 # tools/debian-matrix. make_source VERSION SCRIPT: a linux-source tree of
 # that version (Debian's top-level "/*" ignore rule included), changed by
 # SCRIPT run in the tree, as the tarball $t/src-VERSION.tar.xz.

@@ -276,10 +276,10 @@ expect "... named" out_has "uncommitted changes"
 g checkout -q -- a.c
 g branch -q -m remove-old-api old-api
 check_fails "a branch missing in the checkout is refused" "$bc" --dry-run
-expect "... with the way out" out_has "branch remove-old-api does not exist.*tools/stack apply"
+expect "... with the way out" out_has "branch remove-old-api does not exist.*tools/stack/stack.sh apply"
 g branch -q -m old-api remove-old-api
 check_fails "no kernel checkout is refused" env S61_WORK="$t/empty" "$bc" --dry-run
-expect "... with the way out" out_has "no kernel checkout.*tools/stack init"
+expect "... with the way out" out_has "no kernel checkout.*tools/stack/stack.sh init"
 check "--help works" "$bc" --help
 expect "... and shows the options" out_has "--from COMMIT"
 

@@ -5,9 +5,9 @@
 # caught it (a test's own assertion, not a timeout or an exit of its shell;
 # the splat the pattern matched; the KUnit case), the run: line (--append;
 # no quoting), the record (its stack id, computed from patches/, which the
-# checkout must match: tools/stack status) and the table (--table, stale
+# checkout must match: tools/stack/stack.sh status) and the table (--table, stale
 # rows), the checkout left clean and where it was, and bad input.
-# tools/guest-test and tools/stack are stubs (nothing is built or booted);
+# tools/guest-test and tools/stack/stack.sh are stubs (nothing is built or booted);
 # the kernel checkout is a synthetic one.
 #
 # Each check was seen to fail on a deliberately broken variant of the tool,
@@ -51,12 +51,12 @@ g() { git -C "$K" -c user.name=t -c user.email=t@t "$@"; }
 g init -q
 fake_stack prep:p1 tests:t1
 g checkout -q prep
-# tools/stack is a stub: "status" prints STUB_STATUS (default: every
+# tools/stack/stack.sh is a stub: "status" prints STUB_STATUS (default: every
 # branch exported) and exits STUB_STATUS_RC (default 0); anything else
 # fails. patches/ holds one patch, for the stack id.
-cat >"$P/tools/stack" <<'EOF'
+cat >"$P/tools/stack/stack.sh" <<'EOF'
 #!/usr/bin/env bash
-[ "$1" = status ] || { echo "stub tools/stack: only status" >&2; exit 2; }
+[ "$1" = status ] || { echo "stub tools/stack/stack.sh: only status" >&2; exit 2; }
 printf '%b\n' "${STUB_STATUS:-BRANCH COMMITS STATE\nprep 1 exported\ntests 1 exported}"
 exit "${STUB_STATUS_RC:-0}"
 EOF
@@ -123,18 +123,18 @@ g checkout -q -- a.c
 
 # --- the checkout must be the stack of patches/ ----------------------------------
 : >"$calls"
-STUB_STATUS_RC=1 STUB_STATUS='BRANCH COMMITS STATE\nprep 1 exported\ntests 2 NOT EXPORTED (tools/stack export)' "$bv" v-one >"$t/o" 2>&1
+STUB_STATUS_RC=1 STUB_STATUS='BRANCH COMMITS STATE\nprep 1 exported\ntests 2 NOT EXPORTED (tools/stack/stack.sh export)' "$bv" v-one >"$t/o" 2>&1
 rc=$?
-# broken on: the tools/stack status check removed (the run recorded the id
+# broken on: the tools/stack/stack.sh status check removed (the run recorded the id
 # of patches/ for a tree that is not theirs).
 check "a checkout with commits patches/ lacks is refused" \
 	bash -c "[ $rc = 1 ] && grep -q 'not the stack of patches/' '$t/o' && grep -q 'NOT EXPORTED' '$t/o' && [ ! -s '$calls' ]"
-STUB_STATUS='BRANCH COMMITS STATE\nprep 1 exported\ntests 1 behind patches/ (tools/stack apply)' "$bv" v-one >"$t/o" 2>&1
+STUB_STATUS='BRANCH COMMITS STATE\nprep 1 exported\ntests 1 behind patches/ (tools/stack/stack.sh apply)' "$bv" v-one >"$t/o" 2>&1
 rc=$?
-# broken on: only the exit of tools/stack status read (behind was exit 0
-# before tools/stack c80fc29; the grep keeps both kinds refused).
+# broken on: only the exit of tools/stack/stack.sh status read (behind was exit 0
+# before tools/stack/stack.sh c80fc29; the grep keeps both kinds refused).
 check "a checkout behind patches/ is refused too" \
-	bash -c "[ $rc = 1 ] && grep -q \"not the stack of patches/.*'tools/stack apply'\" '$t/o' && [ ! -s '$calls' ]"
+	bash -c "[ $rc = 1 ] && grep -q \"not the stack of patches/.*'tools/stack/stack.sh apply'\" '$t/o' && [ ! -s '$calls' ]"
 
 # --- caught, missed, wrong case, build failure -----------------------------------
 : >"$calls"

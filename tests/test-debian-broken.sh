@@ -3,7 +3,7 @@
 # failing the Debian suites): the line of debian-system/broken-variants,
 # the verdict from tools/debian-boot's exit and the run's result.ktap (each
 # named test failed by its own assertion), the record (what caught it, the
-# stack id: the checkout must be the stack of patches/, tools/stack
+# stack id: the checkout must be the stack of patches/, tools/stack/stack.sh
 # status, a stub here), and bad input. tools/debian-deb, tools/debian-image and
 # tools/debian-boot are stubs (nothing is built or booted); the packages are
 # real .debs with nothing in them but their control fields.
@@ -63,15 +63,15 @@ mkdir -p "\$out"
 [ -z "\${STUB_KTAP:-}" ] || printf '%b\n' "\$STUB_KTAP" >"\$out/result.ktap"
 exit \${STUB_RC:-0}
 EOF
-# tools/stack: "status" prints STUB_STATUS (default: every branch
+# tools/stack/stack.sh: "status" prints STUB_STATUS (default: every branch
 # exported) and exits STUB_STATUS_RC (default 0).
-cat >"$P/tools/stack" <<'EOF'
+cat >"$P/tools/stack/stack.sh" <<'EOF'
 #!/usr/bin/env bash
-[ "$1" = status ] || { echo "stub tools/stack: only status" >&2; exit 2; }
+[ "$1" = status ] || { echo "stub tools/stack/stack.sh: only status" >&2; exit 2; }
 printf '%b\n' "${STUB_STATUS:-BRANCH COMMITS STATE\nprep 1 exported}"
 exit "${STUB_STATUS_RC:-0}"
 EOF
-chmod +x "$P/tools/debian-deb" "$P/tools/debian-boot" "$P/tools/stack"
+chmod +x "$P/tools/debian-deb" "$P/tools/debian-boot" "$P/tools/stack/stack.sh"
 sid=$(cd "$P" && bash -c '. tools/lib/lib.sh && stack_id')
 db=$P/tools/debian-broken
 rec=$P/docs/debian-broken.tsv
@@ -180,12 +180,12 @@ check "two named tests: what caught each, '; '-separated" \
 	bash -c "[ \$(cat '$t/rc') = 1 ] && [ '$(field v-two 5)' = 'assertion: debian-subsys.binder: no page; exit: debian-bench.dp1: exit 139' ]"
 
 # --- the stack the record names ---------------------------------------------------
-STUB_STATUS_RC=1 STUB_STATUS='BRANCH COMMITS STATE\nprep 2 NOT EXPORTED (tools/stack export)' run v-one
-# broken on: the tools/stack status check removed (a build of a checkout
+STUB_STATUS_RC=1 STUB_STATUS='BRANCH COMMITS STATE\nprep 2 NOT EXPORTED (tools/stack/stack.sh export)' run v-one
+# broken on: the tools/stack/stack.sh status check removed (a build of a checkout
 # that is not patches/ recorded with their stack id).
 check "a build from a checkout that is not the stack of patches/: exit 2, nothing built" \
 	bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'not the stack of patches/' '$t/o' && [ ! -s '$calls' ]"
-STUB_STATUS='BRANCH COMMITS STATE\nprep 1 behind patches/ (tools/stack apply)' run v-one
+STUB_STATUS='BRANCH COMMITS STATE\nprep 1 behind patches/ (tools/stack/stack.sh apply)' run v-one
 # broken on: only status's exit read (behind is exit 0).
 check "... or behind patches/: exit 2 too" bash -c "[ \$(cat '$t/rc') = 2 ] && [ ! -s '$calls' ]"
 STUB_RC=1 STUB_KTAP=$KTAP_FAIL run --deb "$KDEB" "$TDEB" v-one

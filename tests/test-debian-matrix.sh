@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests of tools/debian-matrix (issue 26, section 2) on synthetic uploads
-# as tests/test-stack-move.sh makes them: 1.0-1 "installed" (the stack's
+# as tests/stack/test-stack-move.sh makes them: 1.0-1 "installed" (the stack's
 # own), 2.0-1 (every patch goes on: offset, fuzz) and 3.0-1 (a conflict in
 # lib/b.c), a fake 'apt-cache madison' (S61_MADISON) and a fake guest test
 # (S61_GUEST_TEST) that logs its calls and the upload of the checkout it
@@ -60,13 +60,13 @@ export S61_CACHE=$t/cache S61_WORK=$P/.work S61_SRC_TARBALL=$t/src-1.0-1.tar.xz 
 export S61_MADISON=$t/madison S61_GUEST_TEST=$t/bin/fake-guest-test
 K=$P/.work/linux
 g() { git -C "$K" "$@"; }
-"$P/tools/stack" init >/dev/null 2>&1
+"$P/tools/stack/stack.sh" init >/dev/null 2>&1
 g checkout -q -b one base
 sed -i 's/^3$/three/' "$K/lib/a.c"; g commit -qam "lib: a: spell three"
 sed -i 's/^15$/fifteen/' "$K/lib/a.c"; g commit -qam "lib: a: spell fifteen"
 g checkout -q -b two one
 sed -i 's/^7$/seven/' "$K/lib/b.c"; g commit -qam "lib: b: spell seven"
-"$P/tools/stack" export >/dev/null 2>&1
+"$P/tools/stack/stack.sh" export >/dev/null 2>&1
 cat >"$P/docs/debian-versions.md" <<'EOF'
 # The stack on every upload
 
@@ -117,7 +117,7 @@ check "the real docs/debian-versions.md has both regions' markers" bash -c "
 # --dry-run: what would run, nothing run or written.
 s0=$(state)
 check "--dry-run" "$dm" --dry-run
-says "  ... names the dry runs, the moves and the guest test" "tools/stack move 2.0-1 --dry-run" "tools/stack move 3.0-1' in the scratch copy .work/matrix/3.0-1" "fake-guest-test --config boot --suites smoke,lockless two" "3 upload(s) to do: 1.0-1 3.0-1 2.0-1"
+says "  ... names the dry runs, the moves and the guest test" "tools/stack/stack.sh move 2.0-1 --dry-run" "tools/stack/stack.sh move 3.0-1' in the scratch copy .work/matrix/3.0-1" "fake-guest-test --config boot --suites smoke,lockless two" "3 upload(s) to do: 1.0-1 3.0-1 2.0-1"
 check "  ... runs nothing, writes nothing" test "$(ncalls):$(state)" = "0:$s0" -a ! -e "$M"
 untouched "  ... this clone's stack untouched"
 
@@ -184,7 +184,7 @@ check_fails "--save-resolutions before the move finished refuses" "$dm" --save-r
 says "  ... says why" "is not a finished move to 3.0-1"
 seq 1 20 | sed 's/^7$/seven (3.0)/' >"$M/3.0-1/work/linux/lib/b.c"
 git -C "$M/3.0-1/work/linux" add -f lib/b.c
-check "  ... resolved by hand, the printed command continues the move" env S61_WORK="$M/3.0-1/work" "$M/3.0-1/proj/tools/stack" move --continue
+check "  ... resolved by hand, the printed command continues the move" env S61_WORK="$M/3.0-1/work" "$M/3.0-1/proj/tools/stack/stack.sh" move --continue
 check "--save-resolutions 3.0-1" "$dm" --save-resolutions 3.0-1
 check "  ... the resolved patch in matrix/3.0-1/patches/" grep -qx '+seven (3.0)' "$P/matrix/3.0-1/patches/two/0001-lib-b-spell-seven.patch"
 check "  ... named in matrix/3.0-1/resolved.tsv with the patch it resolves" grep -qP "^two/0001-lib-b-spell-seven.patch\t$(sha256sum <"$P/patches/two/0001-lib-b-spell-seven.patch" | cut -d' ' -f1)\tresolved$" "$P/matrix/3.0-1/resolved.tsv"

@@ -11,7 +11,7 @@
 #   $S61_CACHE/debian-src) unpacked without its patches, Debian's series and
 #   the exported one pushed with 'quilt push -a --fuzz=0' (as debian/rules
 #   does), and the tree compared with linux-source-6.1 of the base version
-#   (tools/stack init's import) + patches/, and with the kernel checkout's
+#   (tools/stack/stack.sh init's import) + patches/, and with the kernel checkout's
 #   top branch (read only). When the archive does not serve the base's
 #   source package, the series is pushed onto the linux-source-6.1 tree of
 #   the base (what orig + Debian's patches give: docs/debian-packaging.md),
@@ -127,7 +127,7 @@ mkdir "$t/y"
 # seen failing with: the folder check and the empty-folder check removed.
 check_fails "a branch without a patches/ folder is refused" "$P/tools/debian-quilt" export "$t/y"
 # seen failing with: the folder check removed (find's error, no branch named).
-says "a branch without a folder: names it and the way out" "branch nosuch" "patches/nosuch" "tools/stack export"
+says "a branch without a folder: names it and the way out" "branch nosuch" "patches/nosuch" "tools/stack/stack.sh export"
 cp "$here/branch-stack.txt" "$P/branch-stack.txt"
 f=$(find "$P/patches/prep" -name '0001-*.patch')
 sed -i '/^---$/d' "$f"
@@ -146,7 +146,7 @@ quilt_tests() {
 	ver=$(stack_base_version)
 	base=$(git -C "$S61_BASE_GIT" rev-parse -q --verify "base-$ver^{tree}" 2>/dev/null)
 	if [ -z "$base" ]; then
-		ko "the linux-source-6.1 $ver import is there" "no tag base-$ver in $S61_BASE_GIT: run 'tools/stack init' first (make check runs it)"
+		ko "the linux-source-6.1 $ver import is there" "no tag base-$ver in $S61_BASE_GIT: run 'tools/stack/stack.sh init' first (make check runs it)"
 		return
 	fi
 	"$here/tools/deps" debian-quilt >"$t/out" 2>&1 ||
@@ -192,7 +192,7 @@ quilt_tests() {
 	top=$(stack_top)
 	if [ -d "$S61_LINUX/.git" ] && tree=$(git -C "$S61_LINUX" rev-parse -q --verify "refs/heads/$top^{tree}"); then
 		# seen failing with: the export without memcg-empty-units.
-		expect "the quilt tree is the kernel checkout's top branch $top (if not: 'tools/stack status')" [ "$res" = "$tree" ]
+		expect "the quilt tree is the kernel checkout's top branch $top (if not: 'tools/stack/stack.sh status')" [ "$res" = "$tree" ]
 	else
 		ok "# SKIP no kernel checkout with branch $top ($S61_LINUX): nothing to compare with"
 	fi

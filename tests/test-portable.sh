@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The tools on the awk a fresh Debian 12 has: mawk 1.3.4 (no regex
 # intervals, no GNU escapes), not the gawk that earlier work may have left
-# on a machine (issue #25: tools/checkpatch failed 48 of 53 patches there).
+# on a machine (issue #25: tools/stack/checkpatch.sh failed 48 of 53 patches there).
 # 1. tools/lint-awk finds no GNU-only awk in the host's or the guest's
-#    scripts, and finds it in tools/checkpatch as of b390922;
+#    scripts, and finds it in tools/stack/checkpatch.sh as of b390922;
 # 2. checkpatch's long-line exception, run under mawk itself (and gawk when
 #    this machine has it), accepts exactly the one-line upstream reference;
 #    the b390922 version fails here under mawk.
@@ -43,9 +43,9 @@ run_with() {
 	bash -c 'awk() { "$AWK_BIN" "$@"; }; eval "$(cat "$1")"; only_upstream_long "$2"' \
 		run "$2" "$3"
 }
-fn "$here/tools/checkpatch" >"$t/new.fn"
+fn "$here/tools/stack/checkpatch.sh" >"$t/new.fn"
 fn "$old" >"$t/old.fn"
-check "the function is found in tools/checkpatch" test -s "$t/new.fn"
+check "the function is found in tools/stack/checkpatch.sh" test -s "$t/new.fn"
 awks=(mawk)
 if command -v gawk >/dev/null; then awks+=(gawk); fi
 for a in "${awks[@]}"; do

@@ -3,7 +3,7 @@
 # copy of the project: .ci/run with a stub make on PATH that prints a
 # recorded make check output and exits as told, for its closing count
 # (tools/lib/tally.sh) and the BRANCH and RACE_SECS it pins; then the real make on
-# the copied Makefile with stub tools/deps, tools/stack and tools/guest-test
+# the copied Makefile with stub tools/deps, tools/stack/stack.sh and tools/guest-test
 # for check-top's refusal of a BRANCH that is not the top. Nothing is built
 # or booted. Each check names the broken variant it was seen failing on
 # ("old": .ci/run and the Makefile before issue #29).
@@ -45,7 +45,7 @@ closing() { test "$(tail -1 "$t/ci.out")" = "$1"; }
 # XFAIL row, a quoted log tail that is not counted).
 ci <<'EOF'
 stack-tests: 39 passed, 0 failed
-checkpatch: 53 passed, 0 failed (53 patches, 4 findings excused by tools/checkpatch-exceptions)
+checkpatch: 53 passed, 0 failed (53 patches, 4 findings excused by tools/stack/checkpatch-exceptions.txt)
 boot-test: skipped (CI time limit, not in the kernel cache; make boot-test tests them): conv-fs
 boot-test: 64 passed, 0 failed, 1 skipped, 0 xfail
     5 passed, 0 failed, 0 skipped
@@ -108,7 +108,7 @@ check "... its kmemleak control the top" grep -q "new suspected memory leaks' tw
 
 # check-top (and check) refuse a BRANCH that is not the top, before any
 # work. Stub tools log their calls. Broken on: old (check-top ran on base).
-for tool in tools/deps tools/stack tools/guest-test tools/control-off; do
+for tool in tools/deps tools/stack/stack.sh tools/guest-test tools/control-off; do
 	name=${tool##*/}
 	printf '#!/usr/bin/env bash\necho "%s $*" >>"%s"\n' "${name%.sh}" "$t/tool.calls" >"$P/$tool"
 done

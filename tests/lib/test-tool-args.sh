@@ -7,7 +7,7 @@
 # for one; tools/guest-test names the branches for a name that is neither
 # a branch nor a commit (--expect-target is for a commit off the stack);
 # tools/lib/query.sh says why 'parent NAME' fails and puts its usage on
-# stderr; tools/b4-series roundtrip without DIR takes the mails of the last
+# stderr; tools/stack/b4-series.sh roundtrip without DIR takes the mails of the last
 # 'send -o DIR'. A synthetic kernel checkout (branches one and two); make,
 # ccache, apt-get and b4 are stubs in PATH, tools/deps in the project copy
 # is one, and so are tools/kbuild and tools/kcache in guest-test's copy:
@@ -72,7 +72,7 @@ check_fails "kbuild: a bad -j fails" "$kb" -j x one
 expect "... naming it, before the build lock" bash -c "grep -q -- \"-j wants a positive number, not 'x'\" '$t/out' && test ! -e '$lock'"
 printf 'three\n' >>"$P/branch-stack.txt"
 check_fails "kbuild: a branch of branch-stack.txt missing in the checkout fails" "$kb" three
-expect "... saying to run tools/stack apply" out_has "branch 'three' of branch-stack.txt is not in .*tools/stack apply"
+expect "... saying to run tools/stack/stack.sh apply" out_has "branch 'three' of branch-stack.txt is not in .*tools/stack/stack.sh apply"
 printf 'base linux-source-6.1 1.0-1\none\ntwo\n' >"$P/branch-stack.txt"
 # While another build holds the lock, a wrong name fails at once.
 mkdir -p "$S61_CACHE"
@@ -168,11 +168,11 @@ expect "lib-query without a query: exit 2" rc_is 2 "$lq"
 expect "lib-query top extra: exit 2" rc_is 2 "$lq" top extra
 expect "lib-query --help: exit 0, usage on stdout" bash -c "'$lq' --help 2>/dev/null | grep -q '^Usage: tools/lib/query.sh'"
 
-# ---- tools/b4-series roundtrip without DIR --------------------------------
+# ---- tools/stack/b4-series.sh roundtrip without DIR --------------------------------
 # A stub b4 whose 'send -o DIR' writes the mails with git format-patch
 # (numbered as b4 numbers them) and reports a dry run; the series branch
 # is set up as 'prep' leaves it (enrolled, a cover letter).
-b4t=$P/tools/b4-series
+b4t=$P/tools/stack/b4-series.sh
 WT=$S61_WORK/b4/linux
 cat >"$t/bin/b4" <<'EOF'
 #!/usr/bin/env bash
@@ -200,7 +200,7 @@ g config branch.b4/lockless-shrink-6.1.b4-tracking '{"series": {"revision": 1, "
 g config branch.b4/lockless-shrink-6.1.description "$(printf 'mm: the selftest series\n\nBody.')"
 check_fails "b4-series roundtrip without DIR before any send fails" "$b4t" roundtrip
 expect "... saying that no 'send -o DIR' was recorded, and what to run" \
-	out_has "no DIR given and no earlier 'send -o DIR' recorded; run: tools/b4-series roundtrip DIR"
+	out_has "no DIR given and no earlier 'send -o DIR' recorded; run: tools/stack/b4-series.sh roundtrip DIR"
 check "b4-series send -o DIR (stub b4)" "$b4t" send -o "$t/mails"
 expect "... 4 mails" out_has "^send: 4 mails"
 expect "... and the recipients per patch mail" out_has "^send: recipients per patch mail: median .*, max .* (cap 25), 3 mails; cover letter: "
@@ -243,7 +243,7 @@ check_fails "debian-deb: --broken of base fails" "$dd" --broken v-one.diff base
 expect "... saying a branch of the stack" out_has "--broken applies to a branch of the stack, not to base"
 printf 'three\n' >>"$P/branch-stack.txt"
 check_fails "debian-deb: a branch missing in the checkout fails" "$dd" three
-expect "... saying to run tools/stack apply" out_has "no branch 'three': run 'tools/stack apply'"
+expect "... saying to run tools/stack/stack.sh apply" out_has "no branch 'three': run 'tools/stack/stack.sh apply'"
 printf 'base linux-source-6.1 1.0-1\none\ntwo\n' >"$P/branch-stack.txt"
 expect "... and no apt-get was run for any of these" bash -c "! grep -q apt-get '$calls'"
 check_fails "debian-deb: Debian's config not fetchable fails" "$dd" one

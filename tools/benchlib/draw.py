@@ -90,7 +90,7 @@ SWEEP_WHAT = {"P4 at scale": "N memcgs with a tmpfs each, writers in many of the
 
 
 def cover_block(meta, G, indicative, SG=()):
-    """The goals as plain text for the mailed cover letter (tools/b4-series
+    """The goals as plain text for the mailed cover letter (tools/stack/b4-series.sh
     copies what stands between the cover-letter markers): ASCII, lines under
     75 columns, no thousands separators. SG: the sweep goals
     (judge.sweep_goals), a line each with what the rule resolved per N."""
@@ -416,7 +416,7 @@ def markdown(meta, runs, S, G, indicative, png, have_png, json_path, SW=None, SG
                  f"{' and '.join(sg['metric'] for sg in SG)}; an N without a pair is \"{NOT_MEASURED}\" "
                  f"(see the section P4 at scale and P6).")
         L.append("")
-    L.append("The same for the cover letter of the mailed series (`tools/b4-series cover`):")
+    L.append("The same for the cover letter of the mailed series (`tools/stack/b4-series.sh cover`):")
     L.append("")
     L += cover_block(meta, G, indicative, SG)
     L.append("")

@@ -25,8 +25,8 @@ S61_SRC_PKG=linux-source-6.1
 S61_SRC_TARBALL=${S61_SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 export CCACHE_DIR=${CCACHE_DIR:-$S61_CACHE/ccache}
 # The storage identity of the series: author and Signed-off-by of every
-# patch under patches/ and of the commits the tools make (tools/stack sets
-# it in the kernel checkout). It is never mailed: 'tools/b4-series prep'
+# patch under patches/ and of the commits the tools make (tools/stack/stack.sh sets
+# it in the kernel checkout). It is never mailed: 'tools/stack/b4-series.sh prep'
 # makes the person who runs it (their git config or S61_SENDER) the author
 # and signer of every commit of the series branch, and refuses this
 # identity as a sender (README: "Who sends the series").
@@ -156,7 +156,7 @@ kgit() {
 
 require_checkout() {
 	[ -e "$S61_LINUX/.git" ] ||
-		die "no kernel checkout at $S61_LINUX; run 'tools/stack init' (or 'make') first"
+		die "no kernel checkout at $S61_LINUX; run 'tools/stack/stack.sh init' (or 'make') first"
 }
 
 # S61_SRC_VERSION overrides the package database (for the tools' own tests).

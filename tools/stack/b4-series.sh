@@ -2,7 +2,7 @@
 # Mail the series with b4 (Debian 12: b4 0.12): cover letter, dry-run mails,
 # range-diff against an earlier revision, and the mail round trip check.
 #
-# Usage: tools/b4-series COMMAND [options]
+# Usage: tools/stack/b4-series.sh COMMAND [options]
 #   prep       (re)create branch b4/lockless-shrink-6.1: the stack's commits
 #              signed by the sender, Cc: per patch; enroll it with b4, install
 #              docs/cover-letter.md (docs/sending.md: who sends, who receives)
@@ -13,14 +13,14 @@
 #   info       b4 prep --show-info of the branch
 #   cover      print the cover letter that prep installs (a preview)
 #   get-maintainer  scripts/get_maintainer.pl with a cache (what prep has b4 run)
-# Run 'tools/b4-series COMMAND --help' for a command's options.
+# Run 'tools/stack/b4-series.sh COMMAND --help' for a command's options.
 #
 # Everything happens in a worktree of its own, $S61_WORK/b4/linux (created
 # on first use); the main checkout's files and branches are never touched;
 # b4's settings live in that worktree's config (git config --worktree).
 # The sender is S61_SENDER="Name <mail>" or else the global git config's
 # user.name and user.email; never the storage identity of patches/.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 B4_DIR=$S61_WORK/b4
 B4_WT=$B4_DIR/linux
@@ -79,7 +79,7 @@ b4_logged() {
 lock_b4() {
 	mkdir -p "$B4_DIR"
 	exec 9>"$B4_DIR/.lock"
-	flock -w 900 9 || die "another tools/b4-series is running (lock $B4_DIR/.lock)"
+	flock -w 900 9 || die "another tools/stack/b4-series.sh is running (lock $B4_DIR/.lock)"
 }
 
 require_b4() {
@@ -92,7 +92,7 @@ top_branch() {
 	top=$(stack_top)
 	[ "$top" != base ] || die "branch-stack.txt names no topic branch"
 	kgit rev-parse -q --verify "refs/heads/$top" >/dev/null ||
-		die "branch '$top' (top of branch-stack.txt) does not exist in $S61_LINUX; run 'tools/stack apply'"
+		die "branch '$top' (top of branch-stack.txt) does not exist in $S61_LINUX; run 'tools/stack/stack.sh apply'"
 	echo "$top"
 }
 
@@ -114,7 +114,7 @@ check_stack() {
 			bad=1
 		fi
 	done
-	[ $bad = 0 ] || warn "the mails are made from the branches; see 'tools/stack status'"
+	[ $bad = 0 ] || warn "the mails are made from the branches; see 'tools/stack/stack.sh status'"
 }
 
 # The person who sends the series: S61_SENDER="Name <mail>", or else the
@@ -232,7 +232,7 @@ patch_ccs() {
 		[ -z "$memcg" ] || memcg_people
 		# shellcheck disable=SC2086  # a list of options
 		kgit format-patch -1 --stdout --no-signature "$c" |
-			(cd "$B4_WT" && "$S61_ROOT/tools/b4-series" get-maintainer $B4_GM_OPTS)
+			(cd "$B4_WT" && "$S61_ROOT/tools/stack/b4-series.sh" get-maintainer $B4_GM_OPTS)
 	} |
 		awk -v moved="$moved" -v skip="$skip" '
 			BEGIN { n = split(moved, m, "\n"); for (i = 1; i <= n; i++) { split(m[i], w, " "); to[w[1]] = w[2] }
@@ -283,21 +283,21 @@ sign_series() {
 check_signed() {
 	local top=$1 head=$2 bad
 	[ "$(kgit rev-parse "$head^{tree}")" = "$(kgit rev-parse "$top^{tree}")" ] ||
-		die "$B4_BRANCH does not have the tree of $top (the stack changed since 'prep'); run 'tools/b4-series prep'"
+		die "$B4_BRANCH does not have the tree of $top (the stack changed since 'prep'); run 'tools/stack/b4-series.sh prep'"
 	[ "$(kgit log --format=%s "base..$head")" = "$(kgit log --format=%s "base..$top")" ] ||
-		die "$B4_BRANCH does not have the commits of $top (the stack changed since 'prep'); run 'tools/b4-series prep'"
+		die "$B4_BRANCH does not have the commits of $top (the stack changed since 'prep'); run 'tools/stack/b4-series.sh prep'"
 	bad=$(kgit log --format='%H %an <%ae>|%cn <%ce>|%(trailers:key=Signed-off-by,valueonly,separator=;)' "base..$head" |
 		grep -vF " $(sender)|$(sender)|" | cut -c1-12 | tr '\n' ' ')
 	[ -z "$bad" ] ||
-		die "commits of $B4_BRANCH not authored by the sender '$(sender)': $bad; run 'tools/b4-series prep' as the sender"
+		die "commits of $B4_BRANCH not authored by the sender '$(sender)': $bad; run 'tools/stack/b4-series.sh prep' as the sender"
 	bad=$(kgit log --format='%h %(trailers:key=Signed-off-by,valueonly,separator=;)' "base..$head" |
 		awk -v me="$(sender)" '{ n = split($0, t, ";"); sub(/^[^ ]* /, "", t[1]); if (t[n] != me) print substr($0, 1, 12) }' | tr '\n' ' ')
 	[ -z "$bad" ] ||
-		die "commits of $B4_BRANCH whose last Signed-off-by is not the sender '$(sender)': $bad; run 'tools/b4-series prep'"
+		die "commits of $B4_BRANCH whose last Signed-off-by is not the sender '$(sender)': $bad; run 'tools/stack/b4-series.sh prep'"
 	# (grep reads a here-string: under pipefail, 'git log | grep -q' can
 	# fail by SIGPIPE when grep exits at the first match, and pass)
 	! grep -qiF "$S61_IDENT_EMAIL" <<<"$(kgit log --format='%an %ae %cn %ce %B' "base..$head")" ||
-		die "$B4_BRANCH still carries the storage identity $S61_IDENT_EMAIL; run 'tools/b4-series prep'"
+		die "$B4_BRANCH still carries the storage identity $S61_IDENT_EMAIL; run 'tools/stack/b4-series.sh prep'"
 }
 
 # Set a key in the worktree's own config (only when it differs).
@@ -382,11 +382,11 @@ write_cover_template() {
 }
 
 on_series_branch() {
-	[ -e "$B4_WT/.git" ] || die "no b4 worktree yet ($B4_WT); run 'tools/b4-series prep'"
+	[ -e "$B4_WT/.git" ] || die "no b4 worktree yet ($B4_WT); run 'tools/stack/b4-series.sh prep'"
 	wgit rev-parse -q --verify "refs/heads/$B4_BRANCH" >/dev/null ||
-		die "no branch $B4_BRANCH; run 'tools/b4-series prep'"
+		die "no branch $B4_BRANCH; run 'tools/stack/b4-series.sh prep'"
 	[ -n "$(wgit config --get "branch.$B4_BRANCH.b4-tracking")" ] ||
-		die "$B4_BRANCH is not enrolled with b4; run 'tools/b4-series prep'"
+		die "$B4_BRANCH is not enrolled with b4; run 'tools/stack/b4-series.sh prep'"
 	if [ "$(wgit symbolic-ref -q HEAD)" != "refs/heads/$B4_BRANCH" ]; then
 		wgit checkout -q "$B4_BRANCH" || die "cannot check out $B4_BRANCH in $B4_WT"
 	fi
@@ -606,7 +606,7 @@ cmd_prep() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-H
-		Usage: tools/b4-series prep [--reroll]
+		Usage: tools/stack/b4-series.sh prep [--reroll]
 		In the worktree $B4_WT (created on first use):
 		point branch $B4_BRANCH at the top of the stack ($(stack_top)) as the
 		sender mails it: every commit with the same tree, the sender as author,
@@ -689,7 +689,7 @@ show_info() {
 
 cmd_info() {
 	case ${1:-} in
-	-h|--help) echo "Usage: tools/b4-series info"; echo "b4 prep --show-info of $B4_BRANCH."; exit 0 ;;
+	-h|--help) echo "Usage: tools/stack/b4-series.sh info"; echo "b4 prep --show-info of $B4_BRANCH."; exit 0 ;;
 	"") ;;
 	*) die "info: unknown argument $1" ;;
 	esac
@@ -702,7 +702,7 @@ cmd_info() {
 cmd_cover() {
 	case ${1:-} in
 	-h|--help) cat <<-H
-		Usage: tools/b4-series cover
+		Usage: tools/stack/b4-series.sh cover
 		Print the cover letter 'prep' installs: docs/cover-letter.md without its
 		leading comment, the placeholders filled (see that comment), before
 		b4 adds To/Cc. Reads the kernel checkout's branches; changes nothing.
@@ -726,7 +726,7 @@ cmd_send() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-H
-		Usage: tools/b4-series send [-o DIR] [--force]
+		Usage: tools/stack/b4-series.sh send [-o DIR] [--force]
 		Write the series as mails with 'b4 send -o DIR --no-sign --not-me-too'
 		(a dry run: b4 writes .eml files and sends nothing; sendemail.smtpserver
 		is /bin/false in the worktree as well): the cover letter and one mail
@@ -756,13 +756,13 @@ cmd_send() {
 	on_series_branch
 	head=$(wgit rev-parse HEAD)
 	check_signed "$top" "$head"
-	! grep -q EDITME <<<"$(cover_text)" || die "the cover letter contains EDITME; run 'tools/b4-series prep'"
+	! grep -q EDITME <<<"$(cover_text)" || die "the cover letter contains EDITME; run 'tools/stack/b4-series.sh prep'"
 	n=$(wgit rev-list --count "base..$head")
 	# b4 sends as the worktree's user.name/user.email: the sender.
 	local ident
 	ident="$(wgit config user.name) <$(wgit config user.email)>"
 	[ "$ident" = "$(sender)" ] ||
-		die "b4 would send as '$ident', not as the sender '$(sender)' the series is signed by; run 'tools/b4-series prep'"
+		die "b4 would send as '$ident', not as the sender '$(sender)' the series is signed by; run 'tools/stack/b4-series.sh prep'"
 	rev=$(tracking_field revision)
 	tag=$(rev_tag "$rev")
 	tagc=$(tag_commit "$tag") || tagc=
@@ -843,7 +843,7 @@ cmd_compare() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-H
-		Usage: tools/b4-series compare vN
+		Usage: tools/stack/b4-series.sh compare vN
 		git range-diff between revision vN as recorded by 'send' (tag
 		$B4_TAGS/vN) and the branch now, via 'b4 prep --compare-to'.
 		H
@@ -873,7 +873,7 @@ cmd_roundtrip() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-H
-		Usage: tools/b4-series roundtrip [DIR]
+		Usage: tools/stack/b4-series.sh roundtrip [DIR]
 		The mail round trip check on the .eml files of DIR (default: where the
 		last 'send' of $B4_BRANCH wrote them, -o DIR or $B4_MAILS):
 		subjects numbered [PATCH $B4_PREFIX 00/N] .. [PATCH $B4_PREFIX N/N] (a "vK" may
@@ -892,10 +892,10 @@ cmd_roundtrip() {
 	done
 	if [ -z "$dir" ]; then
 		dir=$(last_send_dir) ||
-			die "roundtrip: no DIR given and no earlier 'send -o DIR' recorded; run: tools/b4-series roundtrip DIR"
+			die "roundtrip: no DIR given and no earlier 'send -o DIR' recorded; run: tools/stack/b4-series.sh roundtrip DIR"
 		info "roundtrip: the mails of the last 'send', in $dir"
 		[ -d "$dir" ] ||
-			die "roundtrip: the last 'send' wrote to $dir, which is gone; run 'tools/b4-series send' again, or: tools/b4-series roundtrip DIR"
+			die "roundtrip: the last 'send' wrote to $dir, which is gone; run 'tools/stack/b4-series.sh send' again, or: tools/stack/b4-series.sh roundtrip DIR"
 	fi
 	[ -d "$dir" ] || die "roundtrip: no mail directory $dir"
 	lock_b4
@@ -997,7 +997,7 @@ roundtrip_cleanup() {
 cmd_get_maintainer() {
 	case ${1:-} in
 	-h|--help) cat <<-H
-		Usage: tools/b4-series get-maintainer [get_maintainer.pl options] <PATCH
+		Usage: tools/stack/b4-series.sh get-maintainer [get_maintainer.pl options] <PATCH
 		scripts/get_maintainer.pl of the git tree in the current directory, its
 		answer cached in $S61_CACHE/get-maintainer/ (entries unused for 30 days
 		are removed). prep sets b4.send-auto-to-cmd/-cc-cmd to this.

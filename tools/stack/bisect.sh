@@ -2,7 +2,7 @@
 # Find the commit that broke a test: git bisect run over the kernel checkout,
 # each step built, booted and tested by tools/guest-test (or TEST-CMD).
 #
-# Usage: tools/bisect [options] GOOD BAD [-- TEST-CMD...]
+# Usage: tools/stack/bisect.sh [options] GOOD BAD [-- TEST-CMD...]
 #   GOOD, BAD        branches or commits: GOOD passes, BAD fails
 #   --config NAME    config fragment for the default test (default: boot)
 #   --suites LIST    guest suites for the default test (default: smoke)
@@ -20,7 +20,7 @@
 #   stderr); .work/logs/bisect-<time>.log (log, replayable), bisect-<time>.out.
 # Exit: 0 found, 2 only skipped commits left (candidates printed), 1 error or
 #   interrupted. The checkout always goes back to the branch/commit it was on.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 config='' suites='' only='' repo='' step_limit=1800
 pos=()
@@ -67,7 +67,7 @@ if [ ${#cmd[@]} = 0 ]; then
 else
 	[ -z "$config$suites$only" ] ||
 		die "--config, --suites and --only are for the default test; pass them to your TEST-CMD"
-	# A program named with a path is taken from where tools/bisect was run
+	# A program named with a path is taken from where tools/stack/bisect.sh was run
 	# (tools/guest-test ...), else from the top of the checkout (./check).
 	case ${cmd[0]} in
 	*/*)
@@ -138,7 +138,7 @@ sweep() {
 wrapper=$tmp/step
 {
 	echo '#!/usr/bin/env bash'
-	echo '# One step of tools/bisect (generated). Args: TMPDIR LIMIT TEST-CMD...'
+	echo '# One step of tools/stack/bisect.sh (generated). Args: TMPDIR LIMIT TEST-CMD...'
 	declare -f session_pids sweep
 	cat <<'EOF'
 tmp=$1 limit=$2
@@ -186,7 +186,7 @@ printf '%s\t%s\t%s\t%s\t%s\n' "$at" "$verdict" "$rc" "$secs" "$subject" >>"$tmp/
 if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
 	id=()
 	[ -n "$(git config user.email)" ] || id=(-c user.name=tools-bisect -c user.email=bisect@localhost)
-	git "${id[@]}" stash push -q -m "tools/bisect: changes the test left at $at" >&2 &&
+	git "${id[@]}" stash push -q -m "tools/stack/bisect.sh: changes the test left at $at" >&2 &&
 		say "the test modified tracked files at $at; they are in 'git stash list' (stash@{0})"
 	say "stopping: a test must leave the checkout as it found it"
 	ret=128

@@ -3,7 +3,7 @@
 # at a time, and fail a commit whose objects have a warning that the same
 # objects built at the baseline do not have.
 #
-# Usage: tools/compile-touched [options] [RANGE]
+# Usage: tools/stack/compile-touched.sh [options] [RANGE]
 #   RANGE          A..B or a single commit, in the kernel checkout
 #                  (default: base..<top branch of branch-stack.txt>)
 #   -j N           parallel jobs (default: 1, to leave the CPUs to other builds)
@@ -16,7 +16,7 @@
 # configured by tools/kbuild. Warnings are compared with line numbers removed.
 # Objects the config does not build are reported as "not built (config)";
 # commits without kernel .c changes are skipped. Exit 1 names the first bad commit.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 jobs=1
 config=compile-coverage

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/check-commits without building a kernel: tools/kbuild is
+# Tests of tools/stack/check-commits.sh without building a kernel: tools/kbuild is
 # replaced by a stand-in that writes a log with warnings chosen per commit (and
 # fails where told). Uses the real kernel checkout's refs (base..prep), a
 # worktree of its own under a temporary S61_WORK, and the real checkpatch.
@@ -8,12 +8,12 @@
 # ignored, repeats counted), stopping at the first bad commit, --keep-going
 # over a build failure, --incremental, and the table file.
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
-cc=$here/tools/check-commits
+here=$(cd "$(dirname "$0")/../.." && pwd)
+cc=$here/tools/stack/check-commits.sh
 . "$here/tools/lib/lib.sh"
 real_linux=$S61_LINUX
 if [ ! -e "$real_linux/.git" ] || ! git -C "$real_linux" rev-parse -q --verify refs/heads/prep >/dev/null; then
-	echo "1..0 # SKIP no kernel checkout with the prep branch (run tools/stack init/apply)"
+	echo "1..0 # SKIP no kernel checkout with the prep branch (run tools/stack/stack.sh init/apply)"
 	echo "check-commits-tests: 0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
@@ -30,7 +30,7 @@ ln -s "$real_linux" "$S61_WORK/linux"
 ct=$S61_WORK/check-commits
 
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 mapfile -t c < <(git -C "$real_linux" rev-list --reverse base..prep)
 n=${#c[@]}
@@ -81,7 +81,7 @@ calls_of() { grep -c "^$1 $2" "$F/calls"; }
 
 # Arguments.
 check "--help" "$cc" --help
-expect "--help shows the usage" out_has "Usage: tools/check-commits"
+expect "--help shows the usage" out_has "Usage: tools/stack/check-commits.sh"
 check_fails "unknown option" "$cc" --bogus
 check_fails "-j 0" "$cc" -j 0 --dry-run
 check_fails "-j needs a number" "$cc" -j x --dry-run

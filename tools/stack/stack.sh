@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Maintain the topic-branch stack of this repository in a kernel git checkout.
 #
-# Usage: tools/stack COMMAND [options]
+# Usage: tools/stack/stack.sh COMMAND [options]
 #   init     import the linux-source tarball once (shared), make this clone's checkout
 #   apply    (re)create every branch of branch-stack.txt from patches/ with git am
 #   export   write every branch back to patches/<branch>/ (deterministic)
@@ -10,8 +10,8 @@
 #   check-upstream  is there a newer upload, does the stack move to it? (exit 0/10/11/2)
 #   status   per branch: commits, exported or not; exit 1 if anything is not exported
 #   path     print the kernel checkout's path
-# Run 'tools/stack COMMAND --help' for a command's options.
-. "$(dirname "$0")/lib/lib.sh"
+# Run 'tools/stack/stack.sh COMMAND --help' for a command's options.
+. "$(dirname "$0")/../lib/lib.sh"
 
 SYNC_NS=refs/stack/synced
 # apply builds the new branches under these refs and moves the real ones in
@@ -74,7 +74,7 @@ op_way_out() {
 	local k="git -C $S61_LINUX"
 	case $1 in
 	am) echo "a git am is in progress in $S61_LINUX: fix the patch, '$k add -f FILE...', '$k am --continue'; or give up with '$k am --abort'" ;;
-	rebase) echo "a rebase is in progress in $S61_LINUX: resolve the conflicts, '$k add -f FILE...', '$k rebase --continue', then 'tools/stack rebase' again; or '$k rebase --abort'" ;;
+	rebase) echo "a rebase is in progress in $S61_LINUX: resolve the conflicts, '$k add -f FILE...', '$k rebase --continue', then 'tools/stack/stack.sh rebase' again; or '$k rebase --abort'" ;;
 	*) echo "a git $1 is in progress in $S61_LINUX: resolve the conflicts, '$k add -f FILE...', '$k $1 --continue'; or '$k $1 --abort'" ;;
 	esac
 }
@@ -84,9 +84,9 @@ apply_leftover() {
 	local gd
 	gd=$(kgit_dir) || return 0
 	if [ -d "$gd/$APPLY_MARK" ]; then
-		echo "an interrupted 'tools/stack apply' left its state in $S61_LINUX"
+		echo "an interrupted 'tools/stack/stack.sh apply' left its state in $S61_LINUX"
 	elif [ -n "$(kgit for-each-ref --format=x "$TMP_NS/")" ]; then
-		echo "an interrupted 'tools/stack apply' left temporary refs ($TMP_NS/) in $S61_LINUX"
+		echo "an interrupted 'tools/stack/stack.sh apply' left temporary refs ($TMP_NS/) in $S61_LINUX"
 	fi
 }
 
@@ -103,7 +103,7 @@ uncommitted() {
 # The untracked files among the git status --short lines on stdin that
 # are files of an imported upload, byte for byte (path and content as in a
 # tag base-VERSION of the shared import): left by a move that was
-# interrupted (before tools/stack removed them), never work to commit.
+# interrupted (before tools/stack/stack.sh removed them), never work to commit.
 # "VERSION<TAB>PATH" a line; the first 200 untracked files are looked at.
 stray_files() {
 	local paths=() tag
@@ -136,16 +136,16 @@ check_clean() {
 	local what=$1 op left dirty strays
 	check_no_move "$what"
 	left=$(apply_leftover)
-	[ -z "$left" ] || die "$left; run 'tools/stack apply' (it repairs that first) before '$what'"
+	[ -z "$left" ] || die "$left; run 'tools/stack/stack.sh apply' (it repairs that first) before '$what'"
 	op=$(kgit_op)
-	[ -z "$op" ] || die "$(op_way_out "$op"); nothing was changed by 'tools/stack $what'"
+	[ -z "$op" ] || die "$(op_way_out "$op"); nothing was changed by 'tools/stack/stack.sh $what'"
 	dirty=$(uncommitted "${2:-}")
 	strays=
 	[ -z "$dirty" ] || strays=$(printf '%s\n' "$dirty" | stray_files)
-	[ -z "$strays" ] || die "$(strays_advice "$strays"); then run 'tools/stack $what'"
+	[ -z "$strays" ] || die "$(strays_advice "$strays"); then run 'tools/stack/stack.sh $what'"
 	if [ -n "$dirty" ]; then
 		printf '%s\n' "$dirty" | head -20 >&2
-		die "the kernel checkout $S61_LINUX has uncommitted changes (above); commit them ('git -C $S61_LINUX commit -a', new files first with 'git -C $S61_LINUX add -f FILE') and then run 'tools/stack $what', or put them aside with 'git -C $S61_LINUX stash -u'"
+		die "the kernel checkout $S61_LINUX has uncommitted changes (above); commit them ('git -C $S61_LINUX commit -a', new files first with 'git -C $S61_LINUX add -f FILE') and then run 'tools/stack/stack.sh $what', or put them aside with 'git -C $S61_LINUX stash -u'"
 	fi
 }
 
@@ -155,9 +155,9 @@ check_base() {
 	want=$(stack_base_version)
 	[ -n "$want" ] || die "branch-stack.txt has no 'base <package> <version>' line"
 	have=$(base_version base)
-	[ -n "$have" ] || die "$S61_LINUX has no 'base' branch from 'tools/stack init'; run 'tools/stack init'"
+	[ -n "$have" ] || die "$S61_LINUX has no 'base' branch from 'tools/stack/stack.sh init'; run 'tools/stack/stack.sh init'"
 	[ "$have" = "$want" ] ||
-		die "the kernel checkout's base is $S61_SRC_PKG $have but branch-stack.txt wants $want: 'tools/stack init' moves base to $want (then 'tools/stack apply' rebuilds the branches from patches/); to move the stack itself to another upload: 'tools/stack move VERSION'"
+		die "the kernel checkout's base is $S61_SRC_PKG $have but branch-stack.txt wants $want: 'tools/stack/stack.sh init' moves base to $want (then 'tools/stack/stack.sh apply' rebuilds the branches from patches/); to move the stack itself to another upload: 'tools/stack/stack.sh move VERSION'"
 }
 
 # The name among the lines of stdin closest to $1: at most two edits away,
@@ -256,7 +256,7 @@ cmd_init() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-H
-		Usage: tools/stack init
+		Usage: tools/stack/stack.sh init
 		Import the $S61_SRC_PKG version that branch-stack.txt names once into the
 		shared bare repository $S61_BASE_GIT (tag base-<version>, a deterministic
 		commit; several versions live side by side there), then give this clone
@@ -266,7 +266,7 @@ cmd_init() {
 		'apt-get download $S61_SRC_PKG=<version>' into $S61_DEBS (the installed
 		package is never touched). When branch-stack.txt names another version
 		than the checkout's base (e.g. after a pull), init moves 'base' there;
-		'tools/stack apply' then rebuilds the branches from patches/.
+		'tools/stack/stack.sh apply' then rebuilds the branches from patches/.
 		H
 		exit 0 ;;
 		*) die "init: unknown argument $1" ;;
@@ -323,7 +323,7 @@ init_move_base() {
 	else
 		kgit update-ref refs/heads/base "base-$to" "$old"
 	fi
-	info "moved base from $S61_SRC_PKG $from to $to (branch-stack.txt); the branches are still on $from: 'tools/stack apply' rebuilds them from patches/ (to move the stack itself to another upload: 'tools/stack move VERSION')"
+	info "moved base from $S61_SRC_PKG $from to $to (branch-stack.txt); the branches are still on $from: 'tools/stack/stack.sh apply' rebuilds them from patches/ (to move the stack itself to another upload: 'tools/stack/stack.sh move VERSION')"
 }
 
 # The .deb of $S61_SRC_PKG version $1 in $S61_DEBS, fetched with
@@ -488,7 +488,7 @@ stack_in_sync() {
 	return 0
 }
 
-# What 'tools/stack export' would undo in patches/$1/, one path a line:
+# What 'tools/stack/stack.sh export' would undo in patches/$1/, one path a line:
 # patch files no commit of the branch exports to (a hand edit, a newer
 # series pulled), nor a commit of its last apply/export unless the branch
 # is behind patches/ (status); and, when it is behind, its patches that
@@ -575,7 +575,7 @@ cmd_apply() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-'H'
-		Usage: tools/stack apply [--force]
+		Usage: tools/stack/stack.sh apply [--force]
 		(Re)create every branch of branch-stack.txt from patches/<branch>/ with
 		git am, each on the branch before it (the first on base). Stops before
 		touching anything if a branch has commits that are not exported to
@@ -605,7 +605,7 @@ cmd_apply() {
 	gd=$(kgit_dir)
 	op=$(kgit_op)
 	if [ -n "$op" ] && ! { [ "$op" = am ] && [ -e "$gd/$APPLY_MARK/am" ]; }; then
-		die "$(op_way_out "$op"); nothing was changed by 'tools/stack apply'"
+		die "$(op_way_out "$op"); nothing was changed by 'tools/stack/stack.sh apply'"
 	fi
 	if [ -n "$(apply_leftover)" ]; then
 		info "$(apply_leftover); repairing it"
@@ -631,7 +631,7 @@ cmd_apply() {
 		if [ $force = 1 ]; then
 			warn "--force: dropping them"
 		else
-			die "refusing to overwrite unexported work; run 'tools/stack export' to keep it, or 'tools/stack apply --force' to drop it"
+			die "refusing to overwrite unexported work; run 'tools/stack/stack.sh export' to keep it, or 'tools/stack/stack.sh apply --force' to drop it"
 		fi
 	fi
 
@@ -661,7 +661,7 @@ cmd_apply() {
 				cat "$err" >&2
 				apply_busy=0
 				apply_cleanup force
-				die "patch $(basename "$f") of branch $b does not apply on $parent (files: $files); the stack is unchanged. To fix the patch: edit $f until it applies and run 'tools/stack apply' again; or redo it in git: 'git -C $S61_LINUX checkout -q --detach $at' (where the patch goes) and 'git -C $S61_LINUX am -3 $f', resolve, 'git -C $S61_LINUX add -f $files', 'git -C $S61_LINUX am --continue', 'git -C $S61_LINUX format-patch -1 --stdout >$f', 'git -C $S61_LINUX checkout -q -', then 'tools/stack apply' and 'tools/stack export'"
+				die "patch $(basename "$f") of branch $b does not apply on $parent (files: $files); the stack is unchanged. To fix the patch: edit $f until it applies and run 'tools/stack/stack.sh apply' again; or redo it in git: 'git -C $S61_LINUX checkout -q --detach $at' (where the patch goes) and 'git -C $S61_LINUX am -3 $f', resolve, 'git -C $S61_LINUX add -f $files', 'git -C $S61_LINUX am --continue', 'git -C $S61_LINUX format-patch -1 --stdout >$f', 'git -C $S61_LINUX checkout -q -', then 'tools/stack/stack.sh apply' and 'tools/stack/stack.sh export'"
 			fi
 			rm -f "$gd/$APPLY_MARK/am"
 		done
@@ -694,18 +694,18 @@ cmd_export() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-'H'
-		Usage: tools/stack export
+		Usage: tools/stack/stack.sh export
 		Write every branch of branch-stack.txt to patches/<branch>/ as
 		git format-patch files (no commit hashes, no dates beyond the commits'
 		own, no version footer), replacing what was there. Exporting an
 		unchanged stack leaves the repository unchanged. A branch that is not
-		based on the branch below it must be restacked first (tools/stack rebase).
+		based on the branch below it must be restacked first (tools/stack/stack.sh rebase).
 		Refuses, writing nothing, while the checkout has uncommitted changes or
 		new files, a git am/rebase/cherry-pick/merge is in progress, an apply
 		was interrupted, or a branch is missing; and while patches/ holds
 		changes no branch does (a branch behind patches/: a patch file edited
 		by hand, a newer series pulled), which export would undo: it names the
-		files; 'tools/stack apply' takes them (after the patch is fixed so that
+		files; 'tools/stack/stack.sh apply' takes them (after the patch is fixed so that
 		it applies), 'git checkout -- patches/...' drops them.
 		H
 		exit 0 ;;
@@ -721,9 +721,9 @@ cmd_export() {
 	local b parent tmp undo=() paths
 	for b in $(stack_branches); do
 		parent=$(stack_parent "$b")
-		branch_exists "$b" || die "branch $b of branch-stack.txt does not exist in $S61_LINUX; run 'tools/stack apply' first"
+		branch_exists "$b" || die "branch $b of branch-stack.txt does not exist in $S61_LINUX; run 'tools/stack/stack.sh apply' first"
 		kgit merge-base --is-ancestor "$parent" "$b" ||
-			die "branch $b is not based on $parent; run 'tools/stack rebase' first"
+			die "branch $b is not based on $parent; run 'tools/stack/stack.sh rebase' first"
 	done
 	# (a move exports its new commits over the patches of the old upload,
 	# which it checked were recorded before it began)
@@ -740,9 +740,9 @@ cmd_export() {
 			printf '%s\n' "${undo[@]}" | grep -v ' ('
 			printf '%s\n' "${undo[@]}" | sed -n 's/ (.*//p' | { cd "$S61_ROOT" && xargs -r git ls-files -- 2>/dev/null; }
 		} | tr '\n' ' ')
-		[ -z "$paths" ] || drop=" To drop them: 'git -C $S61_ROOT checkout -- ${paths% }', then 'tools/stack export'."
+		[ -z "$paths" ] || drop=" To drop them: 'git -C $S61_ROOT checkout -- ${paths% }', then 'tools/stack/stack.sh export'."
 		die "patches/ holds changes the branches do not (a patch file edited by hand, or a newer series); export would undo them, so it wrote nothing:$(printf '\n  %s' "${undo[@]}")
-To keep them: fix the patch until it applies, then 'tools/stack apply' (it rebuilds the branches from patches/) and 'tools/stack export'.$drop"
+To keep them: fix the patch until it applies, then 'tools/stack/stack.sh apply' (it rebuilds the branches from patches/) and 'tools/stack/stack.sh export'.$drop"
 	fi
 	for b in $(stack_branches); do
 		parent=$(stack_parent "$b")
@@ -764,13 +764,13 @@ cmd_rebase() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-'H'
-		Usage: tools/stack rebase [--base VERSION]
+		Usage: tools/stack/stack.sh rebase [--base VERSION]
 		After a branch changed, put every branch above it back on top of the
 		branch below it (git rebase --onto, old base found from the reflog or
 		the last apply/export). On a conflict git stops: resolve it,
-		'git -C <checkout> rebase --continue', then run 'tools/stack rebase' again.
+		'git -C <checkout> rebase --continue', then run 'tools/stack/stack.sh rebase' again.
 		--base VERSION: move the whole stack to that Debian upload instead
-		(the same as 'tools/stack move VERSION'; see 'tools/stack move --help').
+		(the same as 'tools/stack/stack.sh move VERSION'; see 'tools/stack/stack.sh move --help').
 		H
 		exit 0 ;;
 		--base) [ $# -ge 2 ] || die "rebase: --base needs a VERSION"; cmd_move "$2"; return ;;
@@ -785,7 +785,7 @@ cmd_rebase() {
 	local b parent old
 	for b in $(stack_branches); do
 		parent=$(stack_parent "$b")
-		branch_exists "$b" || die "branch $b does not exist; run 'tools/stack apply'"
+		branch_exists "$b" || die "branch $b does not exist; run 'tools/stack/stack.sh apply'"
 		if kgit merge-base --is-ancestor "$parent" "$b"; then
 			continue
 		fi
@@ -800,7 +800,7 @@ cmd_rebase() {
 		kgit rebase -q --onto "$parent" "$old" "$b" ||
 			die "rebase of $b onto $parent stopped on a conflict; $(op_way_out rebase)"
 	done
-	info "stack is consistent; run 'tools/stack export' to record it"
+	info "stack is consistent; run 'tools/stack/stack.sh export' to record it"
 }
 
 # ---------------------------------------------------------------- move
@@ -828,13 +828,13 @@ move_leftover() {
 	if [ -s "$st/stopped" ]; then
 		at=" (stopped at patch $(cut -d' ' -f3 "$st/stopped") of branch $(cut -d' ' -f1 "$st/stopped"))"
 	fi
-	echo "a 'tools/stack move' to $S61_SRC_PKG $(cat "$st/to") is in progress in $S61_LINUX$at: resolve, 'git -C $S61_LINUX add -f FILE...', 'tools/stack move --continue'; or 'tools/stack move --abort' (everything as before the move)"
+	echo "a 'tools/stack/stack.sh move' to $S61_SRC_PKG $(cat "$st/to") is in progress in $S61_LINUX$at: resolve, 'git -C $S61_LINUX add -f FILE...', 'tools/stack/stack.sh move --continue'; or 'tools/stack/stack.sh move --abort' (everything as before the move)"
 }
 
 check_no_move() {
 	local m
 	m=$(move_leftover)
-	[ -z "$m" ] || die "$m; nothing was changed by 'tools/stack $1'"
+	[ -z "$m" ] || die "$m; nothing was changed by 'tools/stack/stack.sh $1'"
 }
 
 # branch-stack.txt with version $1 on its base line, the rest as it was.
@@ -976,10 +976,10 @@ move_stop() {
 	cat "$move_st/pick.out" >&2
 	if [ -z "$files" ]; then
 		move_report "$b" "$name" "empty (already in $to)"
-		die "patch $name of branch $b is empty on $S61_SRC_PKG $to (its change is in the new base already); the old stack is untouched. Drop it: 'tools/stack move --skip'; or give up: 'tools/stack move --abort' (everything as before the move)"
+		die "patch $name of branch $b is empty on $S61_SRC_PKG $to (its change is in the new base already); the old stack is untouched. Drop it: 'tools/stack/stack.sh move --skip'; or give up: 'tools/stack/stack.sh move --abort' (everything as before the move)"
 	fi
 	move_report "$b" "$name" "conflict" "$files"
-	die "patch $name of branch $b conflicts with $S61_SRC_PKG $to (files: $files); the old stack is untouched. Resolve it in $S61_LINUX: edit the files, '$k add -f $files', then 'tools/stack move --continue' (the patch as resolved goes on, the rest follows); or 'tools/stack move --skip' to drop the patch; or 'tools/stack move --abort' (everything as before the move)"
+	die "patch $name of branch $b conflicts with $S61_SRC_PKG $to (files: $files); the old stack is untouched. Resolve it in $S61_LINUX: edit the files, '$k add -f $files', then 'tools/stack/stack.sh move --continue' (the patch as resolved goes on, the rest follows); or 'tools/stack/stack.sh move --skip' to drop the patch; or 'tools/stack/stack.sh move --abort' (everything as before the move)"
 }
 
 # The files a move wrote into the checkout that no commit there holds:
@@ -1072,7 +1072,7 @@ move_finish() {
 			fi
 		done <"$move_st/old"
 	} | kgit update-ref --stdin ||
-		die "could not move the branches (did something change them during the move?); 'tools/stack move --abort' leaves everything as before"
+		die "could not move the branches (did something change them during the move?); 'tools/stack/stack.sh move --abort' leaves everything as before"
 	set_stack_base_version "$to"
 	rm -rf "${move_st:?}"
 	case $prev in
@@ -1119,17 +1119,17 @@ cmd_move() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-'H'
-		Usage: tools/stack move VERSION [--dry-run]
-		       tools/stack move --continue | --skip | --abort
+		Usage: tools/stack/stack.sh move VERSION [--dry-run]
+		       tools/stack/stack.sh move --continue | --skip | --abort
 		Move the whole stack to another upload of the Debian source package
 		(e.g. 6.1.176-1; 'apt-cache madison linux-source-6.1' lists them):
-		imports VERSION if needed (tools/stack init says from where), puts every
+		imports VERSION if needed (tools/stack/stack.sh init says from where), puts every
 		patch of every branch, in order, on it, and when all went on: moves
 		base and every branch in one step, writes VERSION into branch-stack.txt
 		and exports patches/. Until then the branches, base, branch-stack.txt
 		and patches/ stay as they were; Ctrl-C or SIGTERM leaves them so, and
 		the checkout without a file of the other upload. The stack must be
-		recorded first (tools/stack status says so).
+		recorded first (tools/stack/stack.sh status says so).
 		Prints a line per patch: clean, offset (lines moved), fuzz (the context
 		differs, a three-way merge took it), conflict (files), empty (already in
 		the new base). At the first conflict it stops with the conflict in the
@@ -1140,7 +1140,7 @@ cmd_move() {
 		--dry-run: only the lines, nothing changes (not even the checkout);
 		after a conflict the later patches are tried on the patch's own version
 		of the conflicting files. Exit 0 when every patch goes on, 1 if not.
-		'tools/stack rebase --base VERSION' is the same as 'move VERSION'.
+		'tools/stack/stack.sh rebase --base VERSION' is the same as 'move VERSION'.
 		H
 		exit 0 ;;
 		--continue|--skip|--abort) what=${1#--} ;;
@@ -1158,11 +1158,11 @@ cmd_move() {
 			die "move: --$what takes no VERSION nor --dry-run"
 		fi
 		move_st=$(move_state)
-		[ -n "$move_st" ] || die "no 'tools/stack move' is in progress in $S61_LINUX"
+		[ -n "$move_st" ] || die "no 'tools/stack/stack.sh move' is in progress in $S61_LINUX"
 		"move_$what"
 		return
 	fi
-	[ -n "$to" ] || die "move: which version? e.g. 'tools/stack move 6.1.176-1' ('apt-cache madison $S61_SRC_PKG' lists them)"
+	[ -n "$to" ] || die "move: which version? e.g. 'tools/stack/stack.sh move 6.1.176-1' ('apt-cache madison $S61_SRC_PKG' lists them)"
 	case $to in
 	*[!0-9A-Za-z.+~:-]*|[!0-9]*) die "move: '$to' is not a Debian version" ;;
 	esac
@@ -1179,7 +1179,7 @@ cmd_move() {
 		return 0
 	fi
 	stack_in_sync ||
-		die "the branches and patches/ differ ('tools/stack status' says how): a move starts from a recorded stack; run 'tools/stack export' (or 'tools/stack apply') first"
+		die "the branches and patches/ differ ('tools/stack/stack.sh status' says how): a move starts from a recorded stack; run 'tools/stack/stack.sh export' (or 'tools/stack/stack.sh apply') first"
 	local newbase b prev t0=$SECONDS
 	# (in $(...) a die ends only the subshell: stop here, at its one line)
 	newbase=$(move_target "$to") || exit 1
@@ -1209,18 +1209,18 @@ cmd_move() {
 
 move_continue() {
 	local b c name cur
-	[ -s "$move_st/stopped" ] || die "the move was not stopped at a conflict (killed?): 'tools/stack move --abort', then move again"
+	[ -s "$move_st/stopped" ] || die "the move was not stopped at a conflict (killed?): 'tools/stack/stack.sh move --abort', then move again"
 	read -r b c name <"$move_st/stopped"
 	cur=$(cat "$move_st/tip")
 	if [ -e "$(kgit_dir)/CHERRY_PICK_HEAD" ]; then
 		local unmerged
 		unmerged=$(kgit diff --name-only --diff-filter=U | tr '\n' ' ')
-		[ -z "$unmerged" ] || die "still unmerged: ${unmerged% }; resolve them, 'git -C $S61_LINUX add -f FILE...', then 'tools/stack move --continue'"
+		[ -z "$unmerged" ] || die "still unmerged: ${unmerged% }; resolve them, 'git -C $S61_LINUX add -f FILE...', then 'tools/stack/stack.sh move --continue'"
 		(author_env "$c" && kgit -c core.editor=true cherry-pick --continue) >&2 ||
-			die "git cherry-pick --continue failed (if the patch is empty now: 'tools/stack move --skip')"
+			die "git cherry-pick --continue failed (if the patch is empty now: 'tools/stack/stack.sh move --skip')"
 	fi
 	[ -z "$(uncommitted)" ] ||
-		die "the checkout has changes the resolved patch does not hold; commit them ('git -C $S61_LINUX commit --amend -a') or drop them, then 'tools/stack move --continue'"
+		die "the checkout has changes the resolved patch does not hold; commit them ('git -C $S61_LINUX commit --amend -a') or drop them, then 'tools/stack/stack.sh move --continue'"
 	move_traps
 	if [ "$(kgit rev-parse HEAD)" != "$cur" ]; then
 		kgit rev-parse HEAD >"$move_st/tip"
@@ -1261,9 +1261,9 @@ move_dry_run() {
 	trap "rm -rf '$move_st'" EXIT
 	local b
 	for b in $(stack_branches); do
-		branch_exists "$b" || die "branch $b does not exist; run 'tools/stack apply' first"
+		branch_exists "$b" || die "branch $b does not exist; run 'tools/stack/stack.sh apply' first"
 		kgit merge-base --is-ancestor "$(stack_parent "$b")" "$b" ||
-			die "branch $b is not on $(stack_parent "$b"); run 'tools/stack rebase' first"
+			die "branch $b is not on $(stack_parent "$b"); run 'tools/stack/stack.sh rebase' first"
 	done
 	move_target "$to" >"$move_st/tip" || exit 1
 	echo "$to" >"$move_st/to"
@@ -1286,12 +1286,12 @@ cmd_check_upstream() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-H
-		Usage: tools/stack check-upstream [--no-update]
+		Usage: tools/stack/stack.sh check-upstream [--no-update]
 		Asks apt which $S61_SRC_PKG versions exist ('apt-cache madison'; when
 		apt's package lists are missing or older than a week it runs
 		'apt-get update' first and says so, unless --no-update), says whether
 		one is newer than branch-stack.txt's, and if so whether the stack moves
-		to the newest cleanly: a dry run ('tools/stack move VERSION --dry-run';
+		to the newest cleanly: a dry run ('tools/stack/stack.sh move VERSION --dry-run';
 		it imports the version, nothing of the stack or the checkout changes).
 		Exit status, for cron or CI:
 		  $CU_UP_TO_DATE   up to date: no newer upload
@@ -1355,10 +1355,10 @@ check_upstream() {
 	require_checkout
 	check_base
 	if cmd_move "$newest" --dry-run; then
-		echo "moves cleanly: 'tools/stack move $newest'"
+		echo "moves cleanly: 'tools/stack/stack.sh move $newest'"
 		exit $CU_MOVES
 	fi
-	echo "conflicts: 'tools/stack move $newest' will stop at the first one above"
+	echo "conflicts: 'tools/stack/stack.sh move $newest' will stop at the first one above"
 	exit $CU_CONFLICTS
 }
 
@@ -1367,7 +1367,7 @@ cmd_status() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-'H'
-		Usage: tools/stack status
+		Usage: tools/stack/stack.sh status
 		Per branch: commits on top of the branch below, whether patches/ holds
 		exactly them (exported), holds a newer series than the branch, every
 		commit of which came from patches/ or went there (behind: apply), or
@@ -1394,12 +1394,12 @@ cmd_status() {
 	for b in $(stack_branches); do
 		parent=$(stack_parent "$b")
 		if ! branch_exists "$b"; then
-			printf '%-18s %8s  %s\n' "$b" - "missing (tools/stack apply)"
+			printf '%-18s %8s  %s\n' "$b" - "missing (tools/stack/stack.sh apply)"
 			[ -z "$(patch_files "$b")" ] || bad=1
 			continue
 		fi
 		if ! kgit merge-base --is-ancestor "$parent" "$b"; then
-			printf '%-18s %8s  %s\n' "$b" ? "NOT ON $parent (tools/stack rebase)"
+			printf '%-18s %8s  %s\n' "$b" ? "NOT ON $parent (tools/stack/stack.sh rebase)"
 			bad=1
 			continue
 		fi
@@ -1413,10 +1413,10 @@ cmd_status() {
 			# Every commit came from patches/ (last apply) or went there
 			# (last export): patches/ moved on (a pull, a hand edit). Not
 			# the stack of patches/, and export would undo patches/.
-			state="behind patches/ (tools/stack apply; or drop the change: git checkout -- patches/$b/)"
+			state="behind patches/ (tools/stack/stack.sh apply; or drop the change: git checkout -- patches/$b/)"
 			bad=1
 		else
-			state="NOT EXPORTED (tools/stack export)"
+			state="NOT EXPORTED (tools/stack/stack.sh export)"
 			bad=1
 		fi
 		rm -rf "$tmp"
@@ -1438,7 +1438,7 @@ cmd_status() {
 		bad=1
 	fi
 	if [ -n "$left" ]; then
-		echo "checkout: $left; run 'tools/stack apply' to repair it"
+		echo "checkout: $left; run 'tools/stack/stack.sh apply' to repair it"
 		bad=1
 	fi
 	if [ -n "$strays" ]; then
@@ -1448,7 +1448,7 @@ cmd_status() {
 		bad=1
 	fi
 	if [ -n "$dirty" ] && [ -z "$op" ]; then
-		echo "checkout: uncommitted changes in $S61_LINUX (commit them, new files with 'git add -f', then 'tools/stack export'):"
+		echo "checkout: uncommitted changes in $S61_LINUX (commit them, new files with 'git add -f', then 'tools/stack/stack.sh export'):"
 		printf '%s\n' "$dirty" | head -20 | sed 's/^/    /'
 		bad=1
 	fi
@@ -1459,7 +1459,7 @@ cmd_status() {
 
 cmd_path() {
 	case ${1:-} in
-	-h|--help) echo "Usage: tools/stack path  -- print the kernel checkout's path"; exit 0 ;;
+	-h|--help) echo "Usage: tools/stack/stack.sh path  -- print the kernel checkout's path"; exit 0 ;;
 	esac
 	echo "$S61_LINUX"
 }

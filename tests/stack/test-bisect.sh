@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# Tests of tools/bisect on a tiny synthetic repository of 12 linear commits:
+# Tests of tools/stack/bisect.sh on a tiny synthetic repository of 12 linear commits:
 # commit 7 makes ./check fail, commit 9 breaks ./build (commit 10 fixes it).
 # First bad commit found with the unbuildable one skipped, checkout restored
 # (branch or detached), no bisect state left, refusals (dirty, bisect or am in
 # progress, bad arguments), a hanging step killed by --timeout and counted
 # bad, only-skipped-left (exit 2), a test that dirties the tree, and SIGTERM.
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
-bisect=$here/tools/bisect
+here=$(cd "$(dirname "$0")/../.." && pwd)
+bisect=$here/tools/stack/bisect.sh
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 export S61_WORK=$t/work S61_CACHE=$t/cache
 
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 R=$t/repo
 g() { git -C "$R" "$@"; }
@@ -47,7 +47,7 @@ no_proc() { ! pgrep -fx "$1" >/dev/null; }
 
 # Arguments.
 check "--help" "$bisect" --help
-expect "--help shows the usage" out_has "Usage: tools/bisect"
+expect "--help shows the usage" out_has "Usage: tools/stack/bisect.sh"
 check_fails "GOOD and BAD are required" "$bisect" --repo "$R" "$good" -- true
 check_fails "--repo without a TEST-CMD is refused" "$bisect" --repo "$R" "$good" "$bad"
 check_fails "--suites with a TEST-CMD is refused" "$bisect" --repo "$R" --suites smoke "$good" "$bad" -- true
@@ -125,7 +125,7 @@ check_fails "a test that dirties the checkout stops the bisection" "$bisect" --r
 	sh -c 'echo scribble >>n; ./check'
 expect "dirtying test: says so" out_has "modified tracked files"
 expect "dirtying test: branch and HEAD as before, tree clean" bash -c "[ '$(state)' = '$before' ] && [ -z \"\$(git -C '$R' status --porcelain --untracked-files=no)\" ]"
-expect "dirtying test: the changes are in the stash" bash -c "git -C '$R' stash list | grep -q 'tools/bisect'"
+expect "dirtying test: the changes are in the stash" bash -c "git -C '$R' stash list | grep -q 'tools/stack/bisect.sh'"
 expect "dirtying test: no bisect state left" no_bisect_left
 
 # SIGTERM in the middle of a step: the step is ended, the checkout restored.

@@ -2,12 +2,12 @@
 # checkpatch gate: scripts/checkpatch.pl --strict on every patch in patches/
 # (or on the commits of a range in the kernel checkout).
 #
-# Usage: tools/checkpatch [--start-number N] [RANGE]
-# Fails on any ERROR, WARNING or CHECK that tools/checkpatch-exceptions does
+# Usage: tools/stack/checkpatch.sh [--start-number N] [RANGE]
+# Fails on any ERROR, WARNING or CHECK that tools/stack/checkpatch-exceptions.txt does
 # not list with a reason. Prints one line per finding and a summary.
 # --start-number N numbers the patches of RANGE from N, as in
 # patches/<branch>/, so that the exceptions' NNNN-... globs match.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 start=
 range=
@@ -26,7 +26,7 @@ case $start in *[!0-9]*) die "--start-number needs a number" ;; esac
 require_checkout
 cp_pl=$S61_LINUX/scripts/checkpatch.pl
 [ -f "$cp_pl" ] || die "no scripts/checkpatch.pl in $S61_LINUX"
-exc=$S61_ROOT/tools/checkpatch-exceptions
+exc=$S61_ROOT/tools/stack/checkpatch-exceptions.txt
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -97,5 +97,5 @@ for f in "${files[@]}"; do
 	done <<<"$out"
 	if [ $clean = 1 ]; then okc=$((okc + 1)); else bad=$((bad + 1)); fi
 done
-echo "checkpatch: $okc passed, $bad failed ($n patches, $excused findings excused by tools/checkpatch-exceptions or as one-line upstream references, UNKNOWN_COMMIT_ID ignored: the base has no upstream history)"
+echo "checkpatch: $okc passed, $bad failed ($n patches, $excused findings excused by tools/stack/checkpatch-exceptions.txt or as one-line upstream references, UNKNOWN_COMMIT_ID ignored: the base has no upstream history)"
 [ $bad = 0 ]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/stack on a tiny synthetic "linux-source" tarball and project:
+# Tests of tools/stack/stack.sh on a tiny synthetic "linux-source" tarball and project:
 # init, export/apply round trip, refusal to drop unexported commits, a patch
 # that does not apply, rebase, dirty checkout and wrong base version; and the
 # mistakes of issue 25: branch-stack.txt that disagrees with patches/, a git
@@ -9,12 +9,12 @@
 # changed: the checkout's refs and HEAD, its am/rebase state, its files,
 # patches/ and branch-stack.txt.
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 # A fake source package: a tarball with a top directory, like linux-source.
 mkdir -p "$t/src/linux-source-6.1/lib"
@@ -33,7 +33,7 @@ printf ".work/\n" >"$t/proj/.gitignore"
 printf 'base linux-source-6.1 1.0-1\none\ntwo\n' >"$t/proj/branch-stack.txt"
 (cd "$t/proj" && git init -q && git add . && git -c user.name=t -c user.email=t@t commit -qm init)
 export S61_CACHE=$t/cache S61_WORK=$t/proj/.work S61_SRC_TARBALL=$t/src.tar.xz S61_SRC_VERSION=1.0-1
-st=$t/proj/tools/stack
+st=$t/proj/tools/stack/stack.sh
 K=$t/proj/.work/linux
 g() { git -C "$K" "$@"; }
 
@@ -79,7 +79,7 @@ check "init again is a no-op" "$st" init
 check "imported base keeps files a .gitignore in the tarball names" test -f "$K/ignored.c"
 check "path prints the checkout" test "$("$st" path)" = "$K"
 # Another version installed: init fetches the wanted one with apt-get
-# download (tests/test-stack-move.sh); here the archive does not have it.
+# download (tests/stack/test-stack-move.sh); here the archive does not have it.
 mkdir -p "$t/noapt"
 printf '#!/bin/sh\necho "E: Version not found" >&2\nexit 100\n' >"$t/noapt/apt-get"
 chmod +x "$t/noapt/apt-get"
@@ -219,9 +219,9 @@ no_leftovers "SIGTERM"
 check_fails "apply killed (-9) in the last branch" signal_at_am 3 KILL "$st" apply
 check "  ... the branches are as before" test "$(g for-each-ref --format='%(refname) %(objectname)' refs/heads refs/stack/synced)" = "$(echo "$applied" | grep -E '^refs/(heads|stack/synced)/')"
 check_fails "status after kill -9 fails" "$st" status
-says "  ... and says an apply was interrupted" "interrupted 'tools/stack apply'"
+says "  ... and says an apply was interrupted" "interrupted 'tools/stack/stack.sh apply'"
 refuses "export after kill -9 refuses" "$st" export
-says "  ... and says to run apply" "run 'tools/stack apply'"
+says "  ... and says to run apply" "run 'tools/stack/stack.sh apply'"
 check "apply after kill -9 repairs and applies" "$st" apply
 says "  ... says it repaired" "repairing"
 no_leftovers "after the repair"
@@ -233,7 +233,7 @@ g checkout -q one
 check_fails "apply killed (-9) while its git am is stopped" signal_at_am 3 KILL "$st" apply --force
 check "  ... (it left the am state)" test -d "$K/.git/rebase-apply"
 check_fails "status says so" "$st" status
-says "  ... and names apply" "interrupted 'tools/stack apply'"
+says "  ... and names apply" "interrupted 'tools/stack/stack.sh apply'"
 git -C "$t/proj" checkout -q -- patches
 check "apply repairs it: aborts its own am" "$st" apply --force
 no_leftovers "after the repair of the am"
@@ -278,7 +278,7 @@ check_fails "status: a branch behind patches/ is not the stack of patches/ (exit
 if out_has "^two .*behind patches/"; then ok "status says the branch is behind patches/"; else ko "status says the branch is behind patches/" "$(cat "$t/out")"; fi
 # seen failing with: export without the export_would_undo check
 refuses "export refuses to undo a newer series in patches/" "$st" export
-says "  ... names the file and both ways out" "patches/two/0001-lib-b-spell-seven.patch" "tools/stack apply" "checkout -- patches/two/0001-lib-b-spell-seven.patch"
+says "  ... names the file and both ways out" "patches/two/0001-lib-b-spell-seven.patch" "tools/stack/stack.sh apply" "checkout -- patches/two/0001-lib-b-spell-seven.patch"
 check "apply updates a branch that is behind" "$st" apply
 check "  ... to the new commit" bash -c "git -C '$K' log -1 --format=%s two | grep -qx 'lib: b: spell seven, as a word'"
 rm -rf "$t/proj/patches"; cp -r "$t/patches.good" "$t/proj/patches"
@@ -294,7 +294,7 @@ refuses "a hand-edited patch that does not apply: apply fails" "$st" apply
 check_fails "  ... status fails" "$st" status
 says "  ... and says the branch is behind patches/" "behind patches/"
 refuses "  ... export refuses" "$st" export
-says "  ... names the file and the ways out" "patches/two/0001-lib-b-spell-seven.patch" "tools/stack apply" "git -C $t/proj checkout -- patches/two/0001-lib-b-spell-seven.patch"
+says "  ... names the file and the ways out" "patches/two/0001-lib-b-spell-seven.patch" "tools/stack/stack.sh apply" "git -C $t/proj checkout -- patches/two/0001-lib-b-spell-seven.patch"
 # seen failing with: export without the export_would_undo check
 check "  ... the edit survives" cmp "$t/edited.patch" "$t/proj/patches/two/0001-"*.patch
 # The same edit with a commit of one's own on the branch (NOT EXPORTED).
@@ -346,7 +346,7 @@ check "three patches in one/" test "$(find "$t/proj/patches/one" -name "*.patch"
 g checkout -q one
 sed -i 's/^7$/SEVEN/' "$K/lib/b.c"; g commit -qam "lib: b: shout seven"
 check_fails "rebase stops on a conflict" "$st" rebase
-says "  ... and says how to go on" "git -C $K rebase --continue" "then 'tools/stack rebase' again" "rebase --abort"
+says "  ... and says how to go on" "git -C $K rebase --continue" "then 'tools/stack/stack.sh rebase' again" "rebase --abort"
 if out_has "stash"; then ko "  ... not 'commit or stash'"; else ok "  ... not 'commit or stash'"; fi
 for c in rebase export apply; do
 	refuses "a rebase in progress: $c refuses" "$st" $c
@@ -365,7 +365,7 @@ if out_has "9.9-9"; then ok "wrong base: names both versions"; else ko "wrong ba
 # Per-clone checkouts share the imported base.
 mkdir -p "$t/clone2"; cp -r "$t/proj/tools" "$t/clone2/"; cp "$t/patches.good/../proj/branch-stack.txt" "$t/clone2/" 2>/dev/null
 printf 'base linux-source-6.1 1.0-1\none\ntwo\n' >"$t/clone2/branch-stack.txt"
-S61_WORK=$t/clone2/.work check "a second clone gets its own checkout" "$t/clone2/tools/stack" init
+S61_WORK=$t/clone2/.work check "a second clone gets its own checkout" "$t/clone2/tools/stack/stack.sh" init
 check "it shares objects with the base import" test -s "$t/clone2/.work/linux/.git/objects/info/alternates"
 check "the first clone's checkout is untouched" g rev-parse -q --verify two
 

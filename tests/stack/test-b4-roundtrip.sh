@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/b4-series on the real stack: prep (enroll, cover letter,
+# Tests of tools/stack/b4-series.sh on the real stack: prep (enroll, cover letter,
 # To/Cc), send (dry-run mails, revision tag), roundtrip (git am of the mails
 # gives the top's tree; without DIR, of the last send's) and that it catches
 # broken mails, compare, reroll.
@@ -15,11 +15,11 @@
 # and removes them at the end: the real series (b4/lockless-shrink-6.1,
 # s61-b4/vN) is left alone. The sender is a test person (S61_SENDER).
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 export S61_B4_BRANCH=b4/selftest-lockless-shrink S61_B4_TAGS=s61-b4/selftest
 export S61_SENDER="Selftest Sender <selftest.sender@example.com>"
 . "$here/tools/lib/lib.sh"
-tool=$here/tools/b4-series
+tool=$here/tools/stack/b4-series.sh
 WT=$S61_WORK/b4/linux
 t=$(mktemp -d)
 
@@ -98,11 +98,11 @@ printf '# Bench\n\n| workload | verdict | measured |\n| --- | --- | --- |\n| P9 
 mkdir -p "$t/bare/docs"
 cp -r "$here/tools" "$here/branch-stack.txt" "$t/bare/"
 cp "$here/docs/cover-letter.md" "$t/bare/docs/"
-S61_WORK=$S61_WORK check "cover: preview without results says so" "$t/bare/tools/b4-series" cover
+S61_WORK=$S61_WORK check "cover: preview without results says so" "$t/bare/tools/stack/b4-series.sh" cover
 cp "$t/aout" "$t/cover-bare"
 check "  ... 'No test results were recorded'" grep -q "^No test results were recorded" "$t/cover-bare"
 check "  ... nor benchmark verdicts" grep -q "^No benchmark verdicts were recorded" "$t/cover-bare"
-S61_WORK=$S61_WORK check "cover: preview with two reports" "$t/proj/tools/b4-series" cover
+S61_WORK=$S61_WORK check "cover: preview with two reports" "$t/proj/tools/stack/b4-series.sh" cover
 cp "$t/aout" "$t/cover-figures"
 check "  ... marked block copied" grep -qx "12 of 12 branch tips boot (selftest figure)." "$t/cover-figures"
 check "  ... only docs/testing.md: no other doc's '## Summary'" bash -c "! grep -q 'selftest figure)\$' <(grep -v 'branch tips boot' '$t/cover-figures')"
@@ -113,14 +113,14 @@ check "  ... the benchmark verdict table as one line per workload" grep -Eq "^  
 check "  ... no sub-verdict that contradicts the row's verdict" grep -Eq "^  P8 +no difference resolvable +ratio 1.020 \(1.013-1.063\); all 10\$" "$t/cover-figures"
 check "  ... and the range of all pairs" grep -Eq "^ +pairs 0.923-1.185\$" "$t/cover-figures"
 # seen failing with: @@SERIES_REPO@@ deleted from docs/cover-letter.md
-S61_SERIES_URL=https://example.org/lockless-shrink-6.1.git S61_WORK=$S61_WORK check "cover: with S61_SERIES_URL" "$t/proj/tools/b4-series" cover
+S61_SERIES_URL=https://example.org/lockless-shrink-6.1.git S61_WORK=$S61_WORK check "cover: with S61_SERIES_URL" "$t/proj/tools/stack/b4-series.sh" cover
 cp "$t/aout" "$t/cover-url"
 check "  ... the letter says how to clone the series repository" grep -qx "  git clone https://example.org/lockless-shrink-6.1.git" "$t/cover-url"
 check "  ... without it, it offers a bundle" grep -q "^  git clone lockless-shrink-6.1.bundle" "$t/cover-figures"
 # b4 cuts a letter at a line "---" (the heading "Why" once was underlined so).
 # seen failing with: the '---' check of make_cover removed
 printf 'Why\n---\n' >>"$t/proj/docs/cover-letter.md"
-S61_WORK=$S61_WORK check_fails "cover: a line '---' in the letter is refused" "$t/proj/tools/b4-series" cover
+S61_WORK=$S61_WORK check_fails "cover: a line '---' in the letter is refused" "$t/proj/tools/stack/b4-series.sh" cover
 cp "$t/aout" "$t/cover-dashes"
 check "  ... saying where b4 would cut it" grep -q "where b4 would cut it" "$t/cover-dashes"
 check "  ... nothing outside them" bash -c "! grep -q 'Text outside the block\|not this' '$t/cover-figures'"

@@ -2,7 +2,7 @@
 # Build and checkpatch every commit of a range, one at a time, and name the
 # first commit that does not build, adds a compiler warning or fails checkpatch.
 #
-# Usage: tools/check-commits [options] [RANGE]
+# Usage: tools/stack/check-commits.sh [options] [RANGE]
 #   RANGE          A..B or a single commit, in the kernel checkout
 #                  (default: base..<top branch of branch-stack.txt>)
 #   --config NAME  config fragment from qemu/configs/ (default: boot)
@@ -19,11 +19,11 @@
 # removed first (ccache makes that cheap), so the log holds all warnings.
 # A warning is new if the previous commit that built (the baseline, i.e. the
 # parent of the first commit, for the first one) had fewer of its kind (line
-# numbers ignored). checkpatch: tools/checkpatch on the commit alone, numbered
-# as in patches/<branch>/ so that tools/checkpatch-exceptions applies.
+# numbers ignored). checkpatch: tools/stack/checkpatch.sh on the commit alone, numbered
+# as in patches/<branch>/ so that tools/stack/checkpatch-exceptions.txt applies.
 # Output: a table on stdout and in .work/logs/check-commits-<time>.txt; build
 # logs in .work/check-commits/logs/. Exit 1 names the first bad commit.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 # The build command (for this tool's own tests: a stand-in for tools/kbuild).
 kbuild_cmd=${S61_CHECK_COMMITS_KBUILD:-$S61_ROOT/tools/kbuild}
@@ -359,7 +359,7 @@ for c in "${commits[@]}"; do
 
 	# checkpatch on the commit alone, in the worktree (checked out at it)
 	if kgit rev-parse -q --verify "$c^" >/dev/null; then
-		if S61_WORK=$ct "$S61_ROOT/tools/checkpatch" --start-number "$(patch_number "$c")" "$c^..$c" \
+		if S61_WORK=$ct "$S61_ROOT/tools/stack/checkpatch.sh" --start-number "$(patch_number "$c")" "$c^..$c" \
 			>"$tmp/cp" 2>&1; then
 			cstat=clean
 		else

@@ -12,12 +12,12 @@
 # and no file of the other upload, the dry run, and check-upstream's exit
 # statuses.
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 mkdir -p "$t/archive" "$t/bin"
 make_source 1.0-1 :
@@ -35,7 +35,7 @@ printf ".work/\n" >"$t/proj/.gitignore"
 printf '# the stack\nbase linux-source-6.1 1.0-1\none\ntwo\n' >"$t/proj/branch-stack.txt"
 touch "$t/proj/patches/one/.keep" "$t/proj/patches/two/.keep"
 export S61_CACHE=$t/cache S61_WORK=$t/proj/.work S61_SRC_TARBALL=$t/src-1.0-1.tar.xz S61_SRC_VERSION=1.0-1
-st=$t/proj/tools/stack
+st=$t/proj/tools/stack/stack.sh
 K=$t/proj/.work/linux
 B=$t/cache/base.git
 g() { git -C "$K" "$@"; }
@@ -106,7 +106,7 @@ sed -i 's/^base .*/base linux-source-6.1 2.0-1/' "$t/proj/branch-stack.txt"
 rm -rf "$t/proj/patches"; cp -r "$t/patches-2.0-1" "$t/proj/patches"
 check_fails "(apply refuses a base of another version)" "$st" apply
 check "init moves base to the version branch-stack.txt names" "$st" init
-says "  ... and says to apply" "moved base from linux-source-6.1 1.0-1 to 2.0-1" "tools/stack apply"
+says "  ... and says to apply" "moved base from linux-source-6.1 1.0-1 to 2.0-1" "tools/stack/stack.sh apply"
 check "  ... base is the 2.0-1 import" test "$(g rev-parse base)" = "$(git -C "$B" rev-parse base-2.0-1)"
 check "  ... apply rebuilds the branches on it" "$st" apply
 check "  ... status 0" "$st" status
@@ -145,7 +145,7 @@ wait $holder
 
 # A conflict: stop, named; everything else refuses; abort: as before.
 check_fails "move 3.0-1 stops at a conflict" "$st" move 3.0-1
-says "  ... names the patch, branch, files, the ways on" "patch 0001-lib-b-spell-seven.patch of branch two" "(files: lib/b.c)" "tools/stack move --continue" "tools/stack move --abort" "add -f lib/b.c"
+says "  ... names the patch, branch, files, the ways on" "patch 0001-lib-b-spell-seven.patch of branch two" "(files: lib/b.c)" "tools/stack/stack.sh move --continue" "tools/stack/stack.sh move --abort" "add -f lib/b.c"
 says "  ... the patches before it went on" "one/0001-lib-a-spell-three.patch: clean" "one/0002-lib-a-spell-fifteen.patch: clean"
 check "  ... the conflict is in the checkout" grep -q '^<<<<<<<' "$K/lib/b.c"
 snapshot | grep -v '^\(state\|HEAD\|UU\) \|^refs/stack/move/' >"$t/snap"
@@ -154,7 +154,7 @@ for c in apply export rebase "move 2.0-1"; do
 	before=$(snapshot)
 	# shellcheck disable=SC2086
 	check_fails "a move in progress: $c refuses" "$st" $c
-	says "  ... names the move and the ways out" "'tools/stack move' to linux-source-6.1 3.0-1 is in progress" "move --continue" "move --abort"
+	says "  ... names the move and the ways out" "'tools/stack/stack.sh move' to linux-source-6.1 3.0-1 is in progress" "move --continue" "move --abort"
 	unchanged "$before" "  ... and changed nothing"
 done
 check_fails "a move in progress: status fails" "$st" status
@@ -201,7 +201,7 @@ g checkout -q two
 sed -i 's/^9$/nine/' "$K/lib/b.c"; g commit -qam "lib: b: spell nine"
 before=$(snapshot)
 check_fails "move refuses a stack that is not exported" "$st" move 2.0-1
-says "  ... says to export first" "tools/stack export"
+says "  ... says to export first" "tools/stack/stack.sh export"
 unchanged "$before" "  ... and changed nothing"
 g reset -q --hard HEAD~1
 
@@ -298,7 +298,7 @@ check "  ... no file of 3.0-1 left in the checkout" test ! -e "$K/lib/only"
 unchanged "$start" "  ... the old stack intact, nothing untracked"
 rm "$t/bin/git"
 # A file of another upload in the checkout all the same (left by an older
-# tools/stack): status and export name it as such and say to remove it,
+# tools/stack/stack.sh): status and export name it as such and say to remove it,
 # never to commit it.
 mkdir -p "$K/lib/only"
 git -C "$B" show base-3.0-1:lib/only/d.c >"$K/lib/only/d.c"
