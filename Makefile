@@ -52,17 +52,17 @@ check-full: check faults soak coverage
 	@echo "make check-full: all passed"
 
 deps:
-	@tools/deps base
+	@tools/build/deps.sh base
 
 deps-lint:
-	@tools/deps lint
+	@tools/build/deps.sh lint
 
 stack: deps
 	tools/stack/stack.sh init
 	tools/stack/stack.sh apply
 
 build: stack
-	tools/kbuild --config $(CONFIG) $(BRANCH)
+	tools/build/kbuild.sh --config $(CONFIG) $(BRANCH)
 
 boot: stack
 	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -134,7 +134,7 @@ check-claims-tests:
 	tests/test-check-claims.sh
 
 kcache-tests:
-	tests/test-kcache.sh
+	tests/build/test-kcache.sh
 
 # How kbuild, bench, guest-test, lib-query and b4-series roundtrip take
 # their arguments: refusals before any lock, install or build (stubs, a
@@ -151,7 +151,7 @@ portable-tests:
 # (tools/kcidb) against lava/kcidb-schema-v04.json; Debian's lava-common,
 # lava-dispatcher, lavacli, python3-jsonschema, python3-yaml (docs/lava.md).
 lava-tests:
-	@tools/deps lava
+	@tools/build/deps.sh lava
 	tests/test-lava.sh
 
 # tools/bench-report.py on recorded guest results (tests/fixtures/bench-quick),
@@ -189,7 +189,7 @@ checkpatch: stack
 
 # b4 prep/send of the whole series and the mail round trip (needs the stack).
 b4-tests: stack
-	@tools/deps b4
+	@tools/build/deps.sh b4
 	tests/stack/test-b4-roundtrip.sh
 
 # Every tip of the stack: build, boot, smoke. Under .ci/run (S61_DEADLINE)
@@ -305,7 +305,7 @@ bench-page:
 # top of the stack and on base; both must pass and show the same debugfs
 # shrinker names.
 coverage: stack
-	@tools/deps coverage
+	@tools/build/deps.sh coverage
 	tools/coverage $(BRANCH) base
 
 # The stack on every linux-source-6.1 upload (issue #26), in scratch copies:
@@ -377,7 +377,7 @@ debian-compare-tests:
 
 # tools/debian-deb-check (run by tools/debian-deb on the s61-testmod
 # package it packs) on synthetic .debs: a good one passes, each broken one
-# fails; tools/testmod refuses a bad --install.
+# fails; tools/build/testmod.sh refuses a bad --install.
 debian-deb-check-tests:
 	tests/test-debian-deb-check.sh
 
@@ -403,7 +403,7 @@ debian-quilt-tests:
 # linux-source-6.1 + patches/ and the top branch; a few minutes). Not part
 # of check: docs/debian-packaging.md.
 debian-quilt-check: stack
-	@tools/deps debian-quilt
+	@tools/build/deps.sh debian-quilt
 	tests/test-debian-quilt.sh
 
 # tools/lint-docs on fixtures: work-diary wording and stray dates (~1 s).

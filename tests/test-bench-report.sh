@@ -33,7 +33,7 @@ check "it has the markdown, the JSON" test -s "$q/out.md" -a -s "$q/out.json"
 if command -v gnuplot >/dev/null; then
 	check "and the plot" test -s "$q/out.png"
 else
-	skip "and the plot" "gnuplot is not installed (tools/deps bench installs it)"
+	skip "and the plot" "gnuplot is not installed (tools/build/deps.sh bench installs it)"
 fi
 nktap=$(cat "$q"/runs/*/result.ktap | grep -c 'S61BENCH {')
 check "every raw sample of the KTAP files is in the JSON ($nktap)" \

@@ -180,7 +180,7 @@ if command -v gnuplot >/dev/null; then
 	check "the sweep plot is written next to the main one" bash -c "file '$s/out-sweep.png' | grep -q 'PNG image'"
 	check "and linked from the section" grep -qF '](out-sweep.png)' "$t/sec"
 else
-	skip "the sweep plot is written next to the main one" "gnuplot is not installed (tools/deps bench installs it)"
+	skip "the sweep plot is written next to the main one" "gnuplot is not installed (tools/build/deps.sh bench installs it)"
 	skip "and linked from the section" "no gnuplot"
 fi
 # Broken: Sweep pooling the distributions of the first two boots only.

@@ -4,7 +4,7 @@
 # order, the guest-test command, the record and the table it writes,
 # resuming with --from, a failing commit, an interrupted run, --dry-run and
 # bad input. tools/guest-test is a stub that logs its arguments and checks
-# the commit out as tools/kbuild does (nothing is built or booted); the
+# the commit out as tools/build/kbuild.sh does (nothing is built or booted); the
 # kernel checkout is a synthetic one.
 #
 # Each check was seen to fail on a deliberately broken variant of the tool,
@@ -31,7 +31,7 @@ c=\${*: -1}
 git -C "$K" checkout -q --detach "\$c" || exit 125
 s=\$(git -C "$K" log -1 --format=%s "\$c")
 if [ "\$s" = "\${KILL_SUBJ:-}" ]; then kill -TERM "\$PPID"; sleep 1; exit 0; fi
-if [ "\$s" = "\${BUILD_FAIL_SUBJ:-}" ]; then echo "tools/kbuild: build failed"; exit 125; fi
+if [ "\$s" = "\${BUILD_FAIL_SUBJ:-}" ]; then echo "tools/build/kbuild.sh: build failed"; exit 125; fi
 [ "\$s" != "\${CACHED_SUBJ:-}" ] || echo "guest-test: \$c [debug]: kernel from the cache, built earlier"
 if [ "\$s" = "\${HANG_SUBJ:-}" ]; then
 	echo "RUN PROBLEM: guest hung: no exit within 1500s (timeout); console: x"

@@ -8,7 +8,7 @@
 # order; the build estimate follows the slowest uncached tip seen, and a
 # tip that changes no header under include/, or whose headers are those of
 # a tip compiled earlier in the run, counts as an incremental build. tools/guest-test is a stub
-# that logs its calls (nothing is built or booted); tools/kcache is the real
+# that logs its calls (nothing is built or booted); tools/build/kcache.sh is the real
 # one on a synthetic checkout.
 set -u
 # shellcheck source=tests/tap.sh
@@ -29,7 +29,7 @@ cat >"$P/tools/guest-test" <<EOF
 b=\${*: -1}
 echo "guest-test \$b" >>"$calls"
 [ "\$b" != base ] || sleep "\${SLOW_BASE:-0}"
-! "$P/tools/kcache" get boot "\$b" >/dev/null 2>&1 || echo "guest-test: \$b [boot]: kernel from the cache"
+! "$P/tools/build/kcache.sh" get boot "\$b" >/dev/null 2>&1 || echo "guest-test: \$b [boot]: kernel from the cache"
 rc=0 summary="5 passed, 0 failed, 0 skipped" names="rcu-kfree sb-tmpfs"
 [ ! -f "$t/behave/\$b" ] || . "$t/behave/\$b"
 [ "\$rc" != 125 ] || exit 125
@@ -58,7 +58,7 @@ for b in one:include/x.h two:a.c three:a.c four:include/x.h; do
 	echo "$b" >>"$K/${b#*:}" && g commit -qam "$b"
 done
 bt=$P/tools/boot-test-branches
-kc=$P/tools/kcache
+kc=$P/tools/build/kcache.sh
 ran() { grep -qx "guest-test $1" "$calls"; }
 now() { date +%s; }
 

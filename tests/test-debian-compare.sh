@@ -239,7 +239,7 @@ if command -v gnuplot >/dev/null; then
 	check "  ... with its plot" test -s "$R/report.png"
 else
 	skip=$((skip + 1))
-	echo "ok $((pass + fail + skip)) the plot # SKIP gnuplot is not installed (tools/deps bench installs it)"
+	echo "ok $((pass + fail + skip)) the plot # SKIP gnuplot is not installed (tools/build/deps.sh bench installs it)"
 fi
 # seen failing on: the meta.env check of --out removed (the comparison ran again into it).
 expect "refused: --out of a directory that holds a comparison already (exit 2)" rc_is 2 dc --debs "$D" --out "$R" --no-docs
@@ -365,10 +365,10 @@ if command -v gnuplot >/dev/null; then
 	# seen failing on: plot() not called (no PNG).
 	check "  ... and docs/debian-bench/<stamp>.png" test -s "$P/docs/debian-bench/$stamp.png"
 else
-	# A fresh Debian 12 has no gnuplot ('make check' installs none; tools/deps
+	# A fresh Debian 12 has no gnuplot ('make check' installs none; tools/build/deps.sh
 	# bench does): the report says "no plot", the rest is checked all the same.
 	skip=$((skip + 1))
-	echo "ok $((pass + fail + skip)) the docs plot # SKIP gnuplot is not installed (tools/deps bench installs it)"
+	echo "ok $((pass + fail + skip)) the docs plot # SKIP gnuplot is not installed (tools/build/deps.sh bench installs it)"
 fi
 # seen failing on: --page not called after the report.
 expect "  ... the section of docs/debian-system.md names it" grep -q "Newest comparison: \[docs/debian-bench/$stamp.md\]" "$P/docs/debian-system.md"

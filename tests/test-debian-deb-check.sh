@@ -11,11 +11,11 @@
 # directory. The fake .ko files are ELF objects from gcc with a .modinfo
 # section (modinfo reads their vermagic), signed as scripts/sign-file signs
 # (a detached PKCS#7 from openssl cms, the module_signature trailer and the
-# magic) with a key made here. And tools/testmod refuses a bad --install
+# magic) with a key made here. And tools/build/testmod.sh refuses a bad --install
 # before it builds or makes anything. Nothing is built against a kernel.
 #
 # "seen failing on:" names the deliberate breakage each check was seen to
-# catch (tools/debian-deb-check, or tools/testmod, broken in a scratch
+# catch (tools/debian-deb-check, or tools/build/testmod.sh, broken in a scratch
 # copy, this test run against it; 2026-12-06, 25 breaks; S61_DEB_CHECK
 # names the check to test).
 set -u
@@ -228,8 +228,8 @@ says "args: swapped: names the package and the order" "is package 's61-testmod-$
 expect "args: --help prints the usage (exit 0)" rc_is 0 "$chk" --help
 says "args: --help names both .debs" "Usage: tools/debian-deb-check TESTMOD.deb IMAGE.deb"
 
-# ---- tools/testmod --install: refused before anything is made ------------
-tm=$here/tools/testmod
+# ---- tools/build/testmod.sh --install: refused before anything is made ------------
+tm=$here/tools/build/testmod.sh
 # seen failing on: the ':'/'%' refusal removed (then "no build directory"
 # with the same exit status: the message check catches it).
 expect "testmod: --install with a ':' in it is refused (exit 1)" rc_is 1 "$tm" --build "$t/nobuild" --install "$t/a:b"

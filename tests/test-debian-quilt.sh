@@ -149,8 +149,8 @@ quilt_tests() {
 		ko "the linux-source-6.1 $ver import is there" "no tag base-$ver in $S61_BASE_GIT: run 'tools/stack/stack.sh init' first (make check runs it)"
 		return
 	fi
-	"$here/tools/deps" debian-quilt >"$t/out" 2>&1 ||
-		{ ko "quilt and dpkg-source are installed" "$(tail -1 "$t/out"); run 'tools/deps debian-quilt'"; return; }
+	"$here/tools/build/deps.sh" debian-quilt >"$t/out" 2>&1 ||
+		{ ko "quilt and dpkg-source are installed" "$(tail -1 "$t/out"); run 'tools/build/deps.sh debian-quilt'"; return; }
 	w=$t/src
 	local t0=$SECONDS
 	if dsc=$("$dq" source "$ver" 2>"$t/source.err"); then

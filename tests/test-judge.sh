@@ -9,7 +9,7 @@
 # qemu/run end to end with a stub qemu-system-x86_64
 # that writes a recorded console log and result file (nothing boots).
 # tools/guest-test's test module and target handling with stubs as in
-# tests/test-kcache.sh.
+# tests/build/test-kcache.sh.
 #
 # "seen failing on:" names the deliberate breakage each check was seen to
 # catch (the code was broken by hand, the test run, then restored).
@@ -884,12 +884,12 @@ mkdir -p "$G/fakebuild/arch/x86/boot"
 echo 'kernel image' >"$G/fakebuild/arch/x86/boot/bzImage"
 echo module >"$G/fakebuild/s61_shrinker_test.ko"
 gcalls=$t/gcalls
-cat >"$G/tools/kbuild" <<EOF
+cat >"$G/tools/build/kbuild.sh" <<EOF
 #!/usr/bin/env bash
 echo "$G/fakebuild/arch/x86/boot/bzImage"
 EOF
 # TESTMOD_RC: 0 builds, 1 fails, 2 no module support.
-cat >"$G/tools/testmod" <<EOF
+cat >"$G/tools/build/testmod.sh" <<EOF
 #!/usr/bin/env bash
 case \${TESTMOD_RC:-0} in
 1) echo "testmod: error: no headers" >&2; exit 1 ;;
@@ -905,7 +905,7 @@ cat >"$G/qemu/run" <<EOF
 #!/usr/bin/env bash
 echo "run \$*" >>"$gcalls"
 EOF
-chmod +x "$G/tools/kbuild" "$G/tools/testmod" "$G/qemu/mkinitramfs" "$G/qemu/run"
+chmod +x "$G/tools/build/kbuild.sh" "$G/tools/build/testmod.sh" "$G/qemu/mkinitramfs" "$G/qemu/run"
 K=$t/gwork/linux
 mkdir -p "$K"
 gg() { git -C "$K" -c user.name=t -c user.email=t@t "$@"; }

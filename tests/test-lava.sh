@@ -8,7 +8,7 @@
 # is rejected; tools/kcidb compare. Nothing boots: the kernel checkout is a
 # synthetic one (.work/linux is never used) and lava-run is not called.
 # Needs Debian's lava-common, python3-yaml, python3-jsonschema for
-# /usr/bin/python3 (make lava-tests installs them: tools/deps lava).
+# /usr/bin/python3 (make lava-tests installs them: tools/build/deps.sh lava).
 set -u
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
@@ -44,8 +44,8 @@ check "... the schema is lava-common's own (Debian's package)" \
 	"$py" -c 'import lava_common.schemas, sys; sys.exit(0 if lava_common.schemas.__file__.startswith("/usr/lib/python3/dist-packages/") else 1)'
 J=$t/jobs/lockless-boot.yaml
 check "a job names its commit: the branch tip" test "$(meta "$J" commit)" = "$(g rev-parse lockless)"
-key=$("$P/tools/kcache" key boot lockless)
-check "... fetches the kernel at ARTIFACTS/kernels/<tools/kcache key>/bzImage" \
+key=$("$P/tools/build/kcache.sh" key boot lockless)
+check "... fetches the kernel at ARTIFACTS/kernels/<tools/build/kcache.sh key>/bzImage" \
 	grep -qF "url: $ART/kernels/$key/bzImage" "$J"
 check "... and the initramfs next to it" grep -qF "url: $ART/kernels/$key/initramfs.cpio" "$J"
 check "... records the cache key in its metadata" test "$(meta "$J" kcache_key)" = "$key"
@@ -74,7 +74,7 @@ check "... named BRANCH-COMMIT12-CONFIG.yaml" test -f "$t/pc/lockless-${c1:0:12}
 check "... a commit short of the tip judged as PARENT..BRANCH (as tools/guest-test)" \
 	test "$(meta "$t/pc/lockless-${c1:0:12}-debug.yaml" judged_as)" = api..lockless
 check "... the tip as the branch" test "$(meta "$t/pc/lockless-${c3:0:12}-debug.yaml" judged_as)" = lockless
-check "... file:// artifacts" grep -qF "url: file:///srv/s61/kernels/$("$P/tools/kcache" key debug "$c1")/bzImage" \
+check "... file:// artifacts" grep -qF "url: file:///srv/s61/kernels/$("$P/tools/build/kcache.sh" key debug "$c1")/bzImage" \
 	"$t/pc/lockless-${c1:0:12}-debug.yaml"
 check "... all valid" "$lj" --validate "$t"/pc/*.yaml
 

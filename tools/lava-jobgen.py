@@ -26,7 +26,7 @@ try:
     from voluptuous import Invalid
 except ImportError as e:  # pragma: no cover - reported to the user
     print(f'lava-jobgen: error: {e}: install Debian\'s lava-common and python3-yaml '
-          '(tools/deps lava) and run this with /usr/bin/python3', file=sys.stderr)
+          '(tools/build/deps.sh lava) and run this with /usr/bin/python3', file=sys.stderr)
     sys.exit(1)
 
 # The monitor name: LAVA's test suite name for our results.

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Tests of how the tools take their arguments (issue #25 §2): a name or a
 # value that is wrong is refused, with a message that names it and the way
-# out, before any side effect. tools/kbuild checks the branch/commit, the
+# out, before any side effect. tools/build/kbuild.sh checks the branch/commit, the
 # config and -j before it takes the machine-wide build lock; tools/bench
-# exits 2 on a bad option or value and never calls tools/deps (or apt-get)
+# exits 2 on a bad option or value and never calls tools/build/deps.sh (or apt-get)
 # for one; tools/guest-test names the branches for a name that is neither
 # a branch nor a commit (--expect-target is for a commit off the stack);
 # tools/lib/query.sh says why 'parent NAME' fails and puts its usage on
 # stderr; tools/stack/b4-series.sh roundtrip without DIR takes the mails of the last
 # 'send -o DIR'. A synthetic kernel checkout (branches one and two); make,
-# ccache, apt-get and b4 are stubs in PATH, tools/deps in the project copy
-# is one, and so are tools/kbuild and tools/kcache in guest-test's copy:
+# ccache, apt-get and b4 are stubs in PATH, tools/build/deps.sh in the project copy
+# is one, and so are tools/build/kbuild.sh and tools/build/kcache.sh in guest-test's copy:
 # nothing is installed, built or booted.
 set -u
 # shellcheck source=tests/tap.sh
@@ -22,16 +22,18 @@ cp -r "$here/rootfs-overlay/s61/tests/bench" "$P/rootfs-overlay/s61/tests/"
 printf 'base linux-source-6.1 1.0-1\none\ntwo\n' >"$P/branch-stack.txt"
 calls=$t/calls
 : >"$calls"
-# stub NAME EXIT: a command that logs its arguments to $calls and exits EXIT.
+# stub NAME EXIT: a command that logs its arguments to $calls (after its
+# name without .sh) and exits EXIT.
 stub() {
-	printf '#!/bin/sh\necho "%s $*" >>"%s"\nexit %s\n' "${1##*/}" "$calls" "$2" >"$1"
+	local n=${1##*/}
+	printf '#!/bin/sh\necho "%s $*" >>"%s"\nexit %s\n' "${n%.sh}" "$calls" "$2" >"$1"
 	chmod +x "$1"
 }
 mkdir -p "$t/bin"
 stub "$t/bin/make" 1
 stub "$t/bin/ccache" 0
 stub "$t/bin/apt-get" 1
-stub "$P/tools/deps" 1
+stub "$P/tools/build/deps.sh" 1
 export PATH=$t/bin:$PATH
 # No call of a stub since the last 'mark'.
 mark() { : >"$calls"; }
@@ -56,8 +58,8 @@ g config user.email "$ident_email"
 fake_stack one:o1 two:t1:t2
 lock=$S61_CACHE/kbuild.lock
 
-# ---- tools/kbuild: the name first, then the lock ------------------------
-kb=$P/tools/kbuild
+# ---- tools/build/kbuild.sh: the name first, then the lock ------------------------
+kb=$P/tools/build/kbuild.sh
 mark
 check_fails "kbuild: an unknown name fails" "$kb" nosuch
 expect "... naming it, as neither a branch nor a commit" out_has "'nosuch' is neither a branch of branch-stack.txt nor a commit"
@@ -88,7 +90,7 @@ check_fails "kbuild: a good name builds (the stub make fails)" "$kb" one
 expect "... after taking the lock" grep -q "building one \[boot\]" "$lock.owner"
 expect "... and running make" grep -q "^make " "$calls"
 
-# ---- tools/bench: arguments before tools/deps -----------------------------
+# ---- tools/bench: arguments before tools/build/deps.sh -----------------------------
 bench=$P/tools/bench
 bench_refuses() {
 	local name=$1 want=$2
@@ -96,7 +98,7 @@ bench_refuses() {
 	mark
 	expect "bench $name: exit 2" rc_is 2 "$bench" "$@"
 	expect "... naming it" out_has "$want"
-	expect "... tools/deps and apt-get not called" no_calls
+	expect "... tools/build/deps.sh and apt-get not called" no_calls
 }
 bench_refuses "an unknown option" "unknown argument '--bogus'" --bogus
 bench_refuses "--rounds without a value" "--rounds needs a value" --rounds
@@ -111,20 +113,20 @@ bench_refuses "-a two (the top, B's default)" "kernel A and B are both 'two'" -a
 bench_refuses "--only nosuch" "--only: no bench test 'nosuch' (have: 10-p5-memory" --only p1-blocked,nosuch
 bench_refuses "--out on a file" "--out $P/branch-stack.txt exists and is not a directory" --out "$P/branch-stack.txt"
 bench_refuses "--report-only without a run" "--report-only: $t is not a tools/bench run directory" --report-only "$t"
-# Good arguments do get to tools/deps (a stub that says packages are missing).
+# Good arguments do get to tools/build/deps.sh (a stub that says packages are missing).
 mark
 check_fails "bench with good arguments stops at the missing packages" \
 	"$bench" --only 20-p1-blocked,p2-ramfs -a one --mem 2048 --rounds 1
-expect "... after calling tools/deps bench" grep -qx "deps bench" "$calls"
+expect "... after calling tools/build/deps.sh bench" grep -qx "deps bench" "$calls"
 
 # ---- tools/guest-test: the branches for a name that is none -------------
-# A copy whose tools/kbuild and tools/kcache are stubs (a miss, a failed
+# A copy whose tools/build/kbuild.sh and tools/build/kcache.sh are stubs (a miss, a failed
 # build: exit 125), so that a good name shows where it would build.
 G=$t/gt
 project_copy "$G"
 cp "$P/branch-stack.txt" "$G/"
-stub "$G/tools/kbuild" 1
-stub "$G/tools/kcache" 1
+stub "$G/tools/build/kbuild.sh" 1
+stub "$G/tools/build/kcache.sh" 1
 gt=$G/tools/guest-test
 mark
 check_fails "guest-test: an unknown name fails" "$gt" nosuch

@@ -67,7 +67,7 @@ if ! kgit rev-parse -q --verify "refs/heads/$top" >/dev/null 2>&1; then
 	ko "kernel checkout with the stack applied" "no branch $top in $S61_LINUX; run 'make stack'"
 	finish
 fi
-"$here/tools/deps" b4 || { ko "b4 installed" "tools/deps b4 failed"; finish; }
+"$here/tools/build/deps.sh" b4 || { ko "b4 installed" "tools/build/deps.sh b4 failed"; finish; }
 # Leftovers of an interrupted run.
 cleanup
 mkdir -p "$t"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/stack/check-commits.sh without building a kernel: tools/kbuild is
+# Tests of tools/stack/check-commits.sh without building a kernel: tools/build/kbuild.sh is
 # replaced by a stand-in that writes a log with warnings chosen per commit (and
 # fails where told). Uses the real kernel checkout's refs (base..prep), a
 # worktree of its own under a temporary S61_WORK, and the real checkpatch.
@@ -38,7 +38,7 @@ base=$(git -C "$real_linux" rev-parse base)
 s() { git -C "$real_linux" rev-parse --short=12 "$1"; }
 rows() { grep -cE '^[0-9a-f]{12}  ' "$t/out"; }
 
-# The stand-in for tools/kbuild. $F/extra: "SHA LINE" lines added to the log;
+# The stand-in for tools/build/kbuild.sh. $F/extra: "SHA LINE" lines added to the log;
 # $F/fail: SHAs whose build fails; $F/calls: "SHA full|kept" per build. An
 # incremental build (mm/vmscan.o kept) logs only the extra lines.
 F=$t/fake

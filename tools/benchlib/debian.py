@@ -319,7 +319,7 @@ def plot(meta, R, png):
         return False
     gp = shutil.which("gnuplot")
     if not gp:
-        print(f"{PROG}: warning: gnuplot missing (tools/deps bench); no {png}", file=sys.stderr)
+        print(f"{PROG}: warning: gnuplot missing (tools/build/deps.sh bench); no {png}", file=sys.stderr)
         return False
     kernels = meta["kernels"].split(",")
     byk = {}

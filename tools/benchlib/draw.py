@@ -147,7 +147,7 @@ def profile_tops(runs, kernel):
 def plot(meta, S, png):
     gp = shutil.which("gnuplot")
     if not gp:
-        print(f"{PROG}: warning: gnuplot missing (tools/deps bench); no {png}", file=sys.stderr)
+        print(f"{PROG}: warning: gnuplot missing (tools/build/deps.sh bench); no {png}", file=sys.stderr)
         return False
     ka, kb = meta["kernel_a"], meta["kernel_b"]
     panels = [
@@ -219,7 +219,7 @@ def plot_sweep(meta, SW, png):
     rounds), or without distribution samples p99 per N with p50-max bars."""
     gp = shutil.which("gnuplot")
     if not gp:
-        print(f"{PROG}: warning: gnuplot missing (tools/deps bench); no {png}", file=sys.stderr)
+        print(f"{PROG}: warning: gnuplot missing (tools/build/deps.sh bench); no {png}", file=sys.stderr)
         return False
     if not SW or not SW.ns:
         return False
@@ -513,7 +513,7 @@ def markdown(meta, runs, S, G, indicative, png, have_png, json_path, SW=None, SG
     L.append("")
     L.append("## Method")
     L.append("")
-    L.append("- Both kernels are built by `tools/kbuild --config bench` (same fragment), with the test module "
+    L.append("- Both kernels are built by `tools/build/kbuild.sh --config bench` (same fragment), with the test module "
              "(`testmod/`) and a copy of it named `s61_shrinker_aux`; the guest runs the `bench` suite "
              "(`rootfs-overlay/s61/tests/bench/`): P5, P1, P2, P3, P4 in that order in one boot.")
     L.append("- P1: the test module's shrinker blocks the first reclaimer (drop_caches) in its scan callback "

@@ -127,7 +127,7 @@ record_put() {
 }
 
 # build_lock WHAT: one kernel build at a time on this machine (two on 2
-# cores only thrash): tools/kbuild and tools/debian-deb, from any clone or
+# cores only thrash): tools/build/kbuild.sh and tools/debian-deb, from any clone or
 # worktree, take this lock (fd 9) first and hold it until they exit
 # (checkout included, so a build never sees its tree switched under it).
 build_lock() {

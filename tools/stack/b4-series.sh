@@ -84,7 +84,7 @@ lock_b4() {
 
 require_b4() {
 	command -v b4 >/dev/null ||
-		die "b4 is not installed; run 'tools/deps b4' (installs b4 and git-email)"
+		die "b4 is not installed; run 'tools/build/deps.sh b4' (installs b4 and git-email)"
 }
 
 top_branch() {

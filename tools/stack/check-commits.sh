@@ -14,7 +14,7 @@
 #                  new when no earlier build of the run printed it
 #   --no-baseline  do not build the parent of the first commit first
 # Every commit is checked out in a worktree of its own (the main checkout is
-# never touched), .work/check-commits/linux, and built by tools/kbuild with
+# never touched), .work/check-commits/linux, and built by tools/build/kbuild.sh with
 # O=.work/check-commits/build/NAME and the shared ccache. Its objects are
 # removed first (ccache makes that cheap), so the log holds all warnings.
 # A warning is new if the previous commit that built (the baseline, i.e. the
@@ -25,8 +25,8 @@
 # logs in .work/check-commits/logs/. Exit 1 names the first bad commit.
 . "$(dirname "$0")/../lib/lib.sh"
 
-# The build command (for this tool's own tests: a stand-in for tools/kbuild).
-kbuild_cmd=${S61_CHECK_COMMITS_KBUILD:-$S61_ROOT/tools/kbuild}
+# The build command (for this tool's own tests: a stand-in for tools/build/kbuild.sh).
+kbuild_cmd=${S61_CHECK_COMMITS_KBUILD:-$S61_ROOT/tools/build/kbuild.sh}
 
 config=boot
 jobs=$(nproc)
@@ -196,7 +196,7 @@ checkout() {
 # CCACHE_BASEDIR rewrites them so); both are stripped.
 rel_src=$(realpath -m --relative-to="$out" "$wt")
 
-# tools/kbuild on the worktree as it is: S61_WORK=$ct makes its checkout
+# tools/build/kbuild.sh on the worktree as it is: S61_WORK=$ct makes its checkout
 # $ct/linux, its O= $ct/build/<config> and its log $klog. The locale is left
 # as it is: ccache hashes it, and the main checkout's builds use it.
 # Args: commit, log copy, full|incr. Returns kbuild's status.
@@ -216,7 +216,7 @@ build() {
 	return $rc
 }
 
-# The errors of a failed build: the log's, and tools/kbuild's verdict.
+# The errors of a failed build: the log's, and tools/build/kbuild.sh's verdict.
 build_errors() {
 	grep -E 'error|Error|ERROR' "$1" | head -n 10 | sed 's/^/    /'
 	tail -n 1 "$1.err" | sed 's/^/    /'

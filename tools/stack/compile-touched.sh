@@ -13,7 +13,7 @@
 #   --list         only show the commits and the .c files they touch
 # Builds run under nice -n 10 in a worktree of its own (the main checkout is
 # never touched): .work/compile-touched/linux, O=.work/compile-touched/build/NAME,
-# configured by tools/kbuild. Warnings are compared with line numbers removed.
+# configured by tools/build/kbuild.sh. Warnings are compared with line numbers removed.
 # Objects the config does not build are reported as "not built (config)";
 # commits without kernel .c changes are skipped. Exit 1 names the first bad commit.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -119,16 +119,16 @@ checkout() {
 rel_src=$(realpath -m --relative-to="$out" "$wt")
 
 # --- building ---------------------------------------------------------------
-# tools/kbuild on the worktree as it is: S61_WORK=$ct makes its checkout
+# tools/build/kbuild.sh on the worktree as it is: S61_WORK=$ct makes its checkout
 # $ct/linux and its O= $ct/build/<config>. Its log is copied to $2.
 kbuild() {
 	local targets=$1 log=$2 rc=0
-	S61_WORK=$ct nice -n 10 "$S61_ROOT/tools/kbuild" --config "$config" -j "$jobs" \
+	S61_WORK=$ct nice -n 10 "$S61_ROOT/tools/build/kbuild.sh" --config "$config" -j "$jobs" \
 		--quiet --target "$targets" . >/dev/null 2>"$tmp/kbuild.err" || rc=$?
 	cp "$klog" "$log" 2>/dev/null || : >"$log"
 	if [ $rc != 0 ] && ! grep -q '^  CC ' "$log"; then
 		cat "$tmp/kbuild.err" >&2
-		die "tools/kbuild failed before compiling anything (configuration?); log: $log"
+		die "tools/build/kbuild.sh failed before compiling anything (configuration?); log: $log"
 	fi
 	return 0
 }

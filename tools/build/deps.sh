@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian packages this project needs, only those that are missing.
 #
-# Usage: tools/deps [--check] [GROUP...]
+# Usage: tools/build/deps.sh [--check] [GROUP...]
 #   GROUP: base (default: kernel import, build, QEMU, initramfs, guest tools),
 #          b4, lint, coverage, bench, lava, lava-run, debian-quilt
 #   --check  only report what is missing; exit 1 if anything is.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 usage() {
 	sed -n '2,8s/^# \{0,1\}//p' "$0"
@@ -70,7 +70,7 @@ export DEBIAN_FRONTEND=noninteractive
 # in QEMU. A policy-rc.d that forbids service starts, for the install only.
 policy=/usr/sbin/policy-rc.d
 if [ ! -e "$policy" ]; then
-	printf '#!/bin/sh\n# tools/deps: no service starts during the install\nexit 101\n' >"$policy" &&
+	printf '#!/bin/sh\n# tools/build/deps.sh: no service starts during the install\nexit 101\n' >"$policy" &&
 		chmod 755 "$policy" && trap 'rm -f "$policy"' EXIT
 fi
 # Update the package lists only when apt cannot find a candidate.

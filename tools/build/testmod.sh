@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Build the out-of-tree test module (testmod/) against a kernel build tree.
 #
-# Usage: tools/testmod --build BUILD [--force] [--old-api] [--name NAME]
+# Usage: tools/build/testmod.sh --build BUILD [--force] [--old-api] [--name NAME]
 #                      [--install DIR]
 #   BUILD      a kbuild output directory (O=), e.g. .work/build/boot, or the
 #              name of one under .work/build/; it must have been built from
-#              the commit the kernel checkout is at now (tools/kbuild does
+#              the commit the kernel checkout is at now (tools/build/kbuild.sh does
 #              both), or at least with the same headers
 #   --force    build even when the headers differ from the built kernel's
 #   --old-api  the register_shrinker() path even where the new API exists
@@ -21,7 +21,7 @@
 # copy of testmod/ and prints the path of the .ko (the installed one with
 # --install) on stdout.
 # Exit: 0 built, 1 error, 2 skip (the kernel has no module support).
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 build=
 force=0
@@ -58,18 +58,18 @@ fi
 [ -d "$build" ] || die "no build directory $build"
 build=$(cd "$build" && pwd)
 require_checkout
-command -v ccache >/dev/null || die "ccache is missing; run tools/deps"
+command -v ccache >/dev/null || die "ccache is missing; run tools/build/deps.sh"
 
-[ -f "$build/.config" ] || die "$build has no .config; build a kernel there first (tools/kbuild)"
+[ -f "$build/.config" ] || die "$build has no .config; build a kernel there first (tools/build/kbuild.sh)"
 if ! grep -qx 'CONFIG_MODULES=y' "$build/.config"; then
 	echo "SKIP: kernel has no module support (CONFIG_MODULES is off in $build/.config)" >&2
 	exit 2
 fi
-# vmlinux.symvers: the kernel's exports (tools/kbuild's trees keep it);
+# vmlinux.symvers: the kernel's exports (tools/build/kbuild.sh's trees keep it);
 # Module.symvers: those and the modules' (a bindeb-pkg tree has only this).
 if [ ! -x "$build/scripts/mod/modpost" ] ||
 	{ [ ! -f "$build/vmlinux.symvers" ] && [ ! -f "$build/Module.symvers" ]; }; then
-	die "$build is not built (no scripts/mod/modpost, or neither vmlinux.symvers nor Module.symvers); run tools/kbuild first"
+	die "$build is not built (no scripts/mod/modpost, or neither vmlinux.symvers nor Module.symvers); run tools/build/kbuild.sh first"
 fi
 
 # The module is compiled with the checkout's headers: they must be those
@@ -82,7 +82,7 @@ if [ -z "$built" ]; then
 	warn "$build has no s61-build-info; cannot check that the checkout matches the built kernel"
 elif [ "$built" != "$head" ] && ! kgit diff --quiet "$built" "$head" -- "${hdrs[@]}"; then
 	msg="$build was built from ${built:0:12} but the checkout is at ${head:0:12}, with other headers"
-	[ $force = 1 ] || die "$msg; rebuild it (tools/kbuild) or pass --force"
+	[ $force = 1 ] || die "$msg; rebuild it (tools/build/kbuild.sh) or pass --force"
 	warn "$msg (--force)"
 fi
 if ! kgit diff --quiet HEAD -- "${hdrs[@]}"; then
@@ -104,13 +104,13 @@ if [ "$name" != s61_shrinker_test ]; then
 	sed -i "s/^obj-m := s61_shrinker_test\.o\$/obj-m := $name.o\n$name-y := s61_shrinker_test.o/" "$src/Kbuild"
 fi
 
-# As tools/kbuild: same paths and stamps in every clone, for ccache hits.
+# As tools/build/kbuild.sh: same paths and stamps in every clone, for ccache hits.
 export CCACHE_BASEDIR=$S61_WORK CCACHE_NOHASHDIR=1
 export CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime,time_macros
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-12G}
 mk=(make -C "$S61_LINUX" O="$build" M="$src" CC="ccache gcc" HOSTCC="ccache gcc")
 [ -n "$old_api" ] && mk+=(S61_FORCE_OLD_API=y)
-# tools/kbuild runs "make modules" only for configs with =m modules: without
+# tools/build/kbuild.sh runs "make modules" only for configs with =m modules: without
 # Module.symvers, resolve the kernel's exports from vmlinux.symvers.
 [ -f "$build/Module.symvers" ] || mk+=(KBUILD_EXTRA_SYMBOLS="$build/vmlinux.symvers")
 
@@ -149,7 +149,7 @@ info "built $(modinfo -F vermagic "$ko" 2>/dev/null || echo "$ko")"
 # package's postinst runs depmod on the target.
 mkdir -p "$install" || die "--install: cannot make the directory $install; pick a writable one"
 kver=$(cat "$build/include/config/kernel.release" 2>/dev/null) ||
-	die "$build has no include/config/kernel.release; run tools/kbuild first"
+	die "$build has no include/config/kernel.release; run tools/build/kbuild.sh first"
 if "${mk[@]}" INSTALL_MOD_PATH="$install" INSTALL_MOD_DIR=updates DEPMOD=true \
 	modules_install >>"$log" 2>&1; then :; else
 	tail -n 15 "$log" >&2

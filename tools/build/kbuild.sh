@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build a kernel of the stack out of tree, with ccache.
 #
-# Usage: tools/kbuild [options] BRANCH|COMMIT|.
+# Usage: tools/build/kbuild.sh [options] BRANCH|COMMIT|.
 #   BRANCH|COMMIT  checked out in the kernel checkout first (it must be clean);
 #                  "." builds the checkout as it is, uncommitted edits included.
 #   --config NAME  fragment(s) from qemu/configs/ (default: boot)
@@ -11,7 +11,7 @@
 #                  of bzImage and modules; W=1 may be given as a target too
 # Output: O=.work/build/<config>; prints the bzImage path on stdout.
 # Log: .work/logs/kbuild-<config>.log (its tail is shown on failure).
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 config=boot
 jobs=$(nproc)
@@ -56,7 +56,7 @@ resolve_fragment() {
 	case " ${fragments[*]} " in *" $f "*) ;; *) fragments+=("$f") ;; esac
 }
 resolve_fragment "$config"
-command -v ccache >/dev/null || die "ccache is missing; run tools/deps"
+command -v ccache >/dev/null || die "ccache is missing; run tools/build/deps.sh"
 
 # One kernel build at a time on this machine (tools/lib/lib.sh build_lock).
 build_lock "${target} [$config]"
@@ -64,7 +64,7 @@ build_lock "${target} [$config]"
 if [ "$target" != . ]; then
 	if [ "$(kgit rev-parse HEAD)" != "$(kgit rev-parse "$target^{commit}")" ]; then
 		[ -z "$(kgit status --porcelain --untracked-files=no)" ] ||
-			die "the kernel checkout has uncommitted changes; commit them, or build them as they are with 'tools/kbuild .'"
+			die "the kernel checkout has uncommitted changes; commit them, or build them as they are with 'tools/build/kbuild.sh .'"
 		if kgit show-ref -q --verify "refs/heads/$target"; then
 			kgit checkout -q "$target" || die "cannot check out $target"
 		else

@@ -6,21 +6,21 @@
 # bench kernels). It is to whole kernels
 # what ccache is to objects: same inputs, same build.
 #
-# Usage: tools/kcache key CONFIG BRANCH|COMMIT   print the cache key
-#        tools/kcache get CONFIG BRANCH|COMMIT   print the entry's directory;
+# Usage: tools/build/kcache.sh key CONFIG BRANCH|COMMIT   print the cache key
+#        tools/build/kcache.sh get CONFIG BRANCH|COMMIT   print the entry's directory;
 #                                                exit 1 when there is none
-#        tools/kcache put CONFIG BRANCH|COMMIT BZIMAGE [--modules DIR]
+#        tools/build/kcache.sh put CONFIG BRANCH|COMMIT BZIMAGE [--modules DIR]
 #                                    [--testmod KO... | --testmod-failed LOG]
 #                                    (--testmod may be given more than once)
-#        tools/kcache list | prune [--keep N] | clear
+#        tools/build/kcache.sh list | prune [--keep N] | clear
 # The key covers the commit's tree (not its id: a rebase that changes no
 # file hits), every fragment in qemu/configs/, testmod/, the build recipe
-# (tools/kbuild, tools/testmod) and the compiler and linker versions.
+# (tools/build/kbuild.sh, tools/build/testmod.sh) and the compiler and linker versions.
 # "." (the checkout as it is, edits included) is never cached.
 # S61_KCACHE=0: get always misses and put stores nothing (a full rebuild).
 # Entries live in $S61_CACHE/kernels/ (shared by the clones of a machine);
 # put keeps the newest 48 (S61_KCACHE_KEEP), a hit counts as new.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 kdir=$S61_CACHE/kernels
 keep=${S61_KCACHE_KEEP:-48}
@@ -42,7 +42,7 @@ key() {
 		echo "kcache 1"
 		echo "tree $tree"
 		echo "config $config"
-		(cd "$S61_ROOT" && for f in qemu/configs/* testmod/* tools/kbuild tools/testmod; do
+		(cd "$S61_ROOT" && for f in qemu/configs/* testmod/* tools/build/kbuild.sh tools/build/testmod.sh; do
 			echo "== $f"
 			cat "$f"
 		done)

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# Tests of tools/kcache and of tools/guest-test's use of it, on a synthetic
+# Tests of tools/build/kcache.sh and of tools/guest-test's use of it, on a synthetic
 # kernel checkout: the key follows the tree and the build recipe (not the
 # commit id), "." and S61_KCACHE=0 never hit, put replaces whole entries and
 # keeps the newest; guest-test boots a cached kernel without calling
-# tools/kbuild, and builds and stores one it does not have; tools/bench
+# tools/build/kbuild.sh, and builds and stores one it does not have; tools/bench
 # takes its two kernels (and both test modules) from the same cache.
-# tools/kbuild, tools/testmod, tools/deps, qemu/mkinitramfs and qemu/run are
+# tools/build/kbuild.sh, tools/build/testmod.sh, tools/build/deps.sh, qemu/mkinitramfs and qemu/run are
 # stubs here that log their calls: nothing is compiled or booted.
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 P=$t/proj
 project_copy "$P"
@@ -23,12 +23,12 @@ echo 'module' >"$P/fakebuild/s61_shrinker_test.ko"
 echo 'module' >"$P/fakebuild/s61_shrinker_aux.ko"
 printf 'base linux-source-6.1 1.0-1\none\n' >"$P/branch-stack.txt"
 calls=$t/calls
-cat >"$P/tools/kbuild" <<EOF
+cat >"$P/tools/build/kbuild.sh" <<EOF
 #!/usr/bin/env bash
 echo "kbuild \$*" >>"$calls"
 echo "$P/fakebuild/arch/x86/boot/bzImage"
 EOF
-cat >"$P/tools/testmod" <<EOF
+cat >"$P/tools/build/testmod.sh" <<EOF
 #!/usr/bin/env bash
 echo "testmod \$*" >>"$calls"
 [ -z "\${FAIL_TESTMOD:-}" ] || { echo "testmod: error: no headers" >&2; exit 1; }
@@ -36,7 +36,7 @@ name=s61_shrinker_test
 [ "\${3:-}" != --name ] || name=\$4
 echo "$P/fakebuild/\$name.ko"
 EOF
-cat >"$P/tools/deps" <<EOF
+cat >"$P/tools/build/deps.sh" <<EOF
 #!/usr/bin/env bash
 echo "deps \$*" >>"$calls"
 EOF
@@ -49,7 +49,7 @@ cat >"$P/qemu/run" <<EOF
 #!/usr/bin/env bash
 echo "run \$*" >>"$calls"
 EOF
-chmod +x "$P/tools/kbuild" "$P/tools/testmod" "$P/tools/deps" "$P/qemu/mkinitramfs" "$P/qemu/run"
+chmod +x "$P/tools/build/kbuild.sh" "$P/tools/build/testmod.sh" "$P/tools/build/deps.sh" "$P/qemu/mkinitramfs" "$P/qemu/run"
 
 export S61_CACHE=$t/cache S61_WORK=$P/.work
 K=$S61_WORK/linux
@@ -64,7 +64,7 @@ echo change >>"$K/a.c" && g commit -qam "one: change"
 g checkout -q -b same base
 echo change >>"$K/a.c" && g commit -qam "same tree, other message"
 g checkout -q one
-kc=$P/tools/kcache
+kc=$P/tools/build/kcache.sh
 gt=$P/tools/guest-test
 
 key_one=$("$kc" key boot one)
