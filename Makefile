@@ -43,7 +43,7 @@ SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns tools/l
 	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests debian-subsys-tests lint-docs-tests debian-quilt-tests debian-quilt-check
 
 all: deps stack
-	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
+	tools/boot/guest-test.sh --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
 check: check-top-branch deps deps-lint lint check-claims stack tools-tests checkpatch b4-tests boot-test check-top
 	@echo "make check: all passed"
@@ -65,7 +65,7 @@ build: stack
 	tools/build/kbuild.sh --config $(CONFIG) $(BRANCH)
 
 boot: stack
-	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
+	tools/boot/guest-test.sh --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
 # The concern directories of tools/ are no scripts (their scripts are in
 # tools/*/*.sh).
@@ -106,32 +106,32 @@ check-commits-tests:
 # the qemu/expected manifest, the splat patterns and qemu/run's wiring, on
 # recorded samples (tests/fixtures/judge) and a stub QEMU.
 judge-tests:
-	tests/test-judge.sh
+	tests/boot/test-judge.sh
 
-# tools/boot-test-branches' CI time limit, with a stub guest-test.
+# tools/boot/boot-test-branches.sh' CI time limit, with a stub guest-test.
 boot-test-tests:
-	tests/test-boot-test.sh
+	tests/boot/test-boot-test.sh
 
-# tools/boot-commits with a stub guest-test on a synthetic checkout.
+# tools/boot/boot-commits.sh with a stub guest-test on a synthetic checkout.
 boot-commits-tests:
-	tests/test-boot-commits.sh
+	tests/boot/test-boot-commits.sh
 
-# tools/broken-variants with a stub guest-test on a synthetic checkout.
+# tools/boot/broken-variants.sh with a stub guest-test on a synthetic checkout.
 broken-variants-tests:
-	tests/test-broken-variants.sh
+	tests/boot/test-broken-variants.sh
 
 # Every variant docs/testing.md claims a test failed on has its diff in
 # tests/broken/ and a current, caught row in docs/broken-variants.tsv
 # (seconds; no build, no boot); it names the runs that are due.
 check-claims:
-	tools/check-claims
+	tools/boot/check-claims.sh
 
-# tools/check-claims on fixture documents, diffs and records.
+# tools/boot/check-claims.sh on fixture documents, diffs and records.
 control-off-tests:
-	tests/test-control-off.sh
+	tests/boot/test-control-off.sh
 
 check-claims-tests:
-	tests/test-check-claims.sh
+	tests/boot/test-check-claims.sh
 
 kcache-tests:
 	tests/build/test-kcache.sh
@@ -167,7 +167,7 @@ bench-judge-tests:
 	tests/test-bench-judge.sh
 
 coverage-tests:
-	tests/test-coverage.sh
+	tests/boot/test-coverage.sh
 
 bisect-tests:
 	tests/stack/test-bisect.sh
@@ -196,20 +196,20 @@ b4-tests: stack
 # uncached tips that no longer fit into CI's time are skipped; here, run
 # by hand, none is.
 boot-test: stack
-	tools/boot-test-branches
+	tools/boot/boot-test-branches.sh
 
 # Every commit of prep, the core branches and tests with the debug kernel:
 # smoke, lockless, races (docs/boot-commits.md; hours; never part of check).
 # BOOT_COMMITS_ARGS: more options, e.g. --from COMMIT to resume.
 boot-commits: stack
-	tools/boot-commits $(BOOT_COMMITS_ARGS)
+	tools/boot/boot-commits.sh $(BOOT_COMMITS_ARGS)
 
 # The deliberately broken kernels of tests/broken/ that carry a "fails:"
 # header (docs/broken-variants.md): each applied to the top, built, booted;
 # the run must fail with the named test among the failures. ~2 min each
 # (kunit config); never part of check. BROKEN=NAME... runs only those.
 broken-variants: stack
-	tools/broken-variants $(BROKEN)
+	tools/boot/broken-variants.sh $(BROKEN)
 
 # check-top tests the top of the stack. BRANCH comes from the environment
 # too (?=): BRANCH=base make check would send it to base, where the
@@ -223,7 +223,7 @@ check-top-branch:
 
 # The KASAN and lockdep negative controls: the guest-test arguments that
 # make each run pass only with the control's own report (check-top runs
-# them on the debug kernel), and that tools/control-off runs on the boot
+# them on the debug kernel), and that tools/boot/control-off.sh runs on the boot
 # kernel (no KASAN, no lockdep), where the run must fail for that missing
 # report only.
 KASAN_CONTROL := --suites controls --only kasan-uaf --timeout 600 \
@@ -250,27 +250,27 @@ LOCKDEP_CONTROL := --suites controls --only lockdep-abba --timeout 600 \
 # pass; both boot the `boot` kernels the boot test has just built (kernel
 # cache).
 check-top: check-top-branch stack
-	tools/guest-test --config debug --suites smoke,kunit,lockless,races --timeout 1800 \
+	tools/boot/guest-test.sh --config debug --suites smoke,kunit,lockless,races --timeout 1800 \
 		--append "s61.race_secs=$(RACE_SECS) s61.test_timeout=900" $(BRANCH)
-	tools/guest-test --config debug --suites controls --only kmemleak-leak --timeout 600 \
+	tools/boot/guest-test.sh --config debug --suites controls --only kmemleak-leak --timeout 600 \
 		--expect-splat 'unreferenced object 0x[0-9a-f]+ \(size 256\):' \
 		--expect-in-splat '\] s61_leak_object(\.[a-z]+\.[0-9]+)?\+0x[0-9a-f]+/0x[0-9a-f]+ \[s61_shrinker_test\]' \
 		--expect-splat 'kmemleak: 1 new suspected memory leaks' $(BRANCH)
-	tools/guest-test --config debug $(KASAN_CONTROL) $(BRANCH)
-	tools/guest-test --config debug $(LOCKDEP_CONTROL) $(BRANCH)
-	tools/control-off --off CONFIG_KASAN -- --config boot $(KASAN_CONTROL) $(BRANCH)
-	tools/control-off --off CONFIG_LOCKDEP -- --config boot $(LOCKDEP_CONTROL) $(BRANCH)
-	tools/guest-test --config boot --suites lockless --only nokmem-umount \
+	tools/boot/guest-test.sh --config debug $(KASAN_CONTROL) $(BRANCH)
+	tools/boot/guest-test.sh --config debug $(LOCKDEP_CONTROL) $(BRANCH)
+	tools/boot/control-off.sh --off CONFIG_KASAN -- --config boot $(KASAN_CONTROL) $(BRANCH)
+	tools/boot/control-off.sh --off CONFIG_LOCKDEP -- --config boot $(LOCKDEP_CONTROL) $(BRANCH)
+	tools/boot/guest-test.sh --config boot --suites lockless --only nokmem-umount \
 		--append cgroup.memory=nokmem $(BRANCH)
-	tools/guest-test --config boot --suites lockless base
+	tools/boot/guest-test.sh --config boot --suites lockless base
 
 # Fault injection on the top of the stack under the debug config: the exact
 # fail-nth sweep over a tmpfs mount and a memcg mkdir (about 4 min).
 faults: stack
-	tools/guest-test --config debug --suites faults --timeout 1200 $(BRANCH)
+	tools/boot/guest-test.sh --config debug --suites faults --timeout 1200 $(BRANCH)
 
 soak: stack
-	tools/guest-test --config debug --suites races $(if $(SOAK_ONLY),--only $(SOAK_ONLY)) --timeout $$(($(SOAK_SECS) + 900)) \
+	tools/boot/guest-test.sh --config debug --suites races $(if $(SOAK_ONLY),--only $(SOAK_ONLY)) --timeout $$(($(SOAK_SECS) + 900)) \
 		--append "s61.race_secs=$(SOAK_SECS) s61.test_timeout=$$(($(SOAK_SECS) + 600))" $(BRANCH)
 
 # Benchmarks (issue #6): base vs the top of the stack, bench config, rounds
@@ -306,7 +306,7 @@ bench-page:
 # shrinker names.
 coverage: stack
 	@tools/build/deps.sh coverage
-	tools/coverage $(BRANCH) base
+	tools/boot/coverage.sh $(BRANCH) base
 
 # The stack on every linux-source-6.1 upload (issue #26), in scratch copies:
 # per-patch dry runs, then the top built and booted (boot config, smoke and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests of the LAVA and KCIDB tools (issue #17): tools/lava-jobs writes jobs
-# that lava-common's schema accepts and that boot what tools/guest-test
+# that lava-common's schema accepts and that boot what tools/boot/guest-test.sh
 # boots; bad input fails with a clear message and writes nothing; the
 # validator is seen to reject broken jobs; the guest's LAVA lines match the
 # job's monitor; tools/kcidb turns recorded guest results and LAVA results
@@ -71,7 +71,7 @@ sys.exit(0 if "monitors" in a[2]["test"] and "definitions" not in a[2]["test"] e
 check "--per-commit: one job per commit of api..lockless" test "$(find "$t/pc" -name '*.yaml' | wc -l)" = 3
 c1=$(g rev-parse lockless~2) c3=$(g rev-parse lockless)
 check "... named BRANCH-COMMIT12-CONFIG.yaml" test -f "$t/pc/lockless-${c1:0:12}-debug.yaml"
-check "... a commit short of the tip judged as PARENT..BRANCH (as tools/guest-test)" \
+check "... a commit short of the tip judged as PARENT..BRANCH (as tools/boot/guest-test.sh)" \
 	test "$(meta "$t/pc/lockless-${c1:0:12}-debug.yaml" judged_as)" = api..lockless
 check "... the tip as the branch" test "$(meta "$t/pc/lockless-${c3:0:12}-debug.yaml" judged_as)" = lockless
 check "... file:// artifacts" grep -qF "url: file:///srv/s61/kernels/$("$P/tools/build/kcache.sh" key debug "$c1")/bzImage" \

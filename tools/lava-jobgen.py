@@ -41,7 +41,7 @@ CONFIGS = {
         'suites': 'smoke,lockless',
         'append': '',
         'test_timeout': 300,      # the guest's per-test limit (init default)
-        'guest_limit': 600,       # tools/guest-test / qemu/run --timeout default
+        'guest_limit': 600,       # tools/boot/guest-test.sh / qemu/run --timeout default
         'measured': 'boot kernel, smoke + lockless: 55 s host wall clock '
                     '(docs/timings.md, `make` on a fresh clone); smoke alone 18-29 s '
                     '(boot test, every tip)',
@@ -186,7 +186,7 @@ def job(spec, base, root, stack_base):
         '#',
         *textwrap.wrap(f'Timeouts, from our measured runs: {c["measured"]}.', 74,
                        initial_indent='# ', subsequent_indent='#   '),
-        f'#   test (lava-test-monitor) {test_min} min = the guest limit tools/guest-test',
+        f'#   test (lava-test-monitor) {test_min} min = the guest limit tools/boot/guest-test.sh',
         f'#     gives this config ({c["guest_limit"]} s), several times the measured run;',
         f'#   connection of the monitor {conn_min} min = the longest quiet stretch on the',
         f'#     console: one test at its in-guest limit ({c["test_timeout"]} s) + 1 min;',

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/build/kcache.sh and of tools/guest-test's use of it, on a synthetic
+# Tests of tools/build/kcache.sh and of tools/boot/guest-test.sh's use of it, on a synthetic
 # kernel checkout: the key follows the tree and the build recipe (not the
 # commit id), "." and S61_KCACHE=0 never hit, put replaces whole entries and
 # keeps the newest; guest-test boots a cached kernel without calling
@@ -65,7 +65,7 @@ g checkout -q -b same base
 echo change >>"$K/a.c" && g commit -qam "same tree, other message"
 g checkout -q one
 kc=$P/tools/build/kcache.sh
-gt=$P/tools/guest-test
+gt=$P/tools/boot/guest-test.sh
 
 key_one=$("$kc" key boot one)
 check "key is stable" test "$("$kc" key boot one)" = "$key_one"

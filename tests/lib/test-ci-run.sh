@@ -3,7 +3,7 @@
 # copy of the project: .ci/run with a stub make on PATH that prints a
 # recorded make check output and exits as told, for its closing count
 # (tools/lib/tally.sh) and the BRANCH and RACE_SECS it pins; then the real make on
-# the copied Makefile with stub tools/build/deps.sh, tools/stack/stack.sh and tools/guest-test
+# the copied Makefile with stub tools/build/deps.sh, tools/stack/stack.sh and tools/boot/guest-test.sh
 # for check-top's refusal of a BRANCH that is not the top. Nothing is built
 # or booted. Each check names the broken variant it was seen failing on
 # ("old": .ci/run and the Makefile before issue #29).
@@ -108,7 +108,7 @@ check "... its kmemleak control the top" grep -q "new suspected memory leaks' tw
 
 # check-top (and check) refuse a BRANCH that is not the top, before any
 # work. Stub tools log their calls. Broken on: old (check-top ran on base).
-for tool in tools/build/deps.sh tools/stack/stack.sh tools/guest-test tools/control-off; do
+for tool in tools/build/deps.sh tools/stack/stack.sh tools/boot/guest-test.sh tools/boot/control-off.sh; do
 	name=${tool##*/}
 	printf '#!/usr/bin/env bash\necho "%s $*" >>"%s"\n' "${name%.sh}" "$t/tool.calls" >"$P/$tool"
 done

@@ -4,7 +4,7 @@
 # out, before any side effect. tools/build/kbuild.sh checks the branch/commit, the
 # config and -j before it takes the machine-wide build lock; tools/bench
 # exits 2 on a bad option or value and never calls tools/build/deps.sh (or apt-get)
-# for one; tools/guest-test names the branches for a name that is neither
+# for one; tools/boot/guest-test.sh names the branches for a name that is neither
 # a branch nor a commit (--expect-target is for a commit off the stack);
 # tools/lib/query.sh says why 'parent NAME' fails and puts its usage on
 # stderr; tools/stack/b4-series.sh roundtrip without DIR takes the mails of the last
@@ -119,7 +119,7 @@ check_fails "bench with good arguments stops at the missing packages" \
 	"$bench" --only 20-p1-blocked,p2-ramfs -a one --mem 2048 --rounds 1
 expect "... after calling tools/build/deps.sh bench" grep -qx "deps bench" "$calls"
 
-# ---- tools/guest-test: the branches for a name that is none -------------
+# ---- tools/boot/guest-test.sh: the branches for a name that is none -------------
 # A copy whose tools/build/kbuild.sh and tools/build/kcache.sh are stubs (a miss, a failed
 # build: exit 125), so that a good name shows where it would build.
 G=$t/gt
@@ -127,7 +127,7 @@ project_copy "$G"
 cp "$P/branch-stack.txt" "$G/"
 stub "$G/tools/build/kbuild.sh" 1
 stub "$G/tools/build/kcache.sh" 1
-gt=$G/tools/guest-test
+gt=$G/tools/boot/guest-test.sh
 mark
 check_fails "guest-test: an unknown name fails" "$gt" nosuch
 expect "... naming it: not a branch of branch-stack.txt nor a commit" out_has "'nosuch' is neither a branch of branch-stack.txt nor a commit"

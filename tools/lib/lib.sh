@@ -234,8 +234,8 @@ deb_testmod() {
 # line's package and version and, in stack order, the diff part of every
 # patch (from its first "diff --git" line: the message, the diffstat and
 # the file's name change no tree). The same id builds the same tree. A record of a run on
-# the top (tools/broken-variants, tools/debian-broken) stores it; a record
-# of another id ran on another kernel (tools/check-claims calls it stale).
+# the top (tools/boot/broken-variants.sh, tools/debian-broken) stores it; a record
+# of another id ran on another kernel (tools/boot/check-claims.sh calls it stale).
 stack_id() {
 	local b f
 	[ -f "$S61_STACK_FILE" ] || return 1

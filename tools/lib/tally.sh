@@ -10,7 +10,7 @@
 # others it counted by their state (a SKIP or a PASS where the manifest
 # wants another state); they move to failed, taken from skipped, then
 # xfail, then passed (the line does not say which state they had).
-# Used by .ci/run (the closing line) and tools/boot-test-branches (per tip).
+# Used by .ci/run (the closing line) and tools/boot/boot-test-branches.sh (per tip).
 #
 # Usage: tools/lib/tally.sh [FILE...]
 case ${1:-} in -h|--help) sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 0 ;; esac

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Find the commit that broke a test: git bisect run over the kernel checkout,
-# each step built, booted and tested by tools/guest-test (or TEST-CMD).
+# each step built, booted and tested by tools/boot/guest-test.sh (or TEST-CMD).
 #
 # Usage: tools/stack/bisect.sh [options] GOOD BAD [-- TEST-CMD...]
 #   GOOD, BAD        branches or commits: GOOD passes, BAD fails
@@ -12,7 +12,7 @@
 #   --repo DIR       bisect the git repository DIR instead (needs a TEST-CMD)
 #   -- TEST-CMD...   replaces the default test; it runs at the top of the
 #                    checkout: exit 0 good, 125 skip (cannot test), other bad
-# Default test: tools/guest-test --config NAME --suites LIST [--only TESTS] .
+# Default test: tools/boot/guest-test.sh --config NAME --suites LIST [--only TESTS] .
 # Steps: no build (125) skip; test failure or splat (1), hang or no result (2),
 #   timeout, any other status: bad. A test that leaves tracked files modified
 #   stops the bisection (its changes are kept in 'git stash').
@@ -61,14 +61,14 @@ is_kernel=0
 if [ ${#cmd[@]} = 0 ]; then
 	[ $is_kernel = 1 ] ||
 		die "--repo $repo needs a TEST-CMD: the default test builds $S61_LINUX"
-	cmd=("$S61_ROOT/tools/guest-test" --config "${config:-boot}" --suites "${suites:-smoke}")
+	cmd=("$S61_ROOT/tools/boot/guest-test.sh" --config "${config:-boot}" --suites "${suites:-smoke}")
 	[ -z "$only" ] || cmd+=(--only "$only")
 	cmd+=(.)
 else
 	[ -z "$config$suites$only" ] ||
 		die "--config, --suites and --only are for the default test; pass them to your TEST-CMD"
 	# A program named with a path is taken from where tools/stack/bisect.sh was run
-	# (tools/guest-test ...), else from the top of the checkout (./check).
+	# (tools/boot/guest-test.sh ...), else from the top of the checkout (./check).
 	case ${cmd[0]} in
 	*/*)
 		if [ -f "${cmd[0]}" ] && [ -x "${cmd[0]}" ]; then

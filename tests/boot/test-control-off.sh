@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/control-off (a negative control run on a kernel without
+# Tests of tools/boot/control-off.sh (a negative control run on a kernel without
 # its option must fail for its missing splat and nothing else), with a
 # stub guest-test (S61_GUEST_TEST) that writes a run directory as qemu/run
 # does: console.log, judged, and the "run: DIR" line.
@@ -8,8 +8,8 @@
 # tool, named in a comment above it as "broken on: ...".
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 new_project
 mkdir -p "$P/qemu"
 cp "$here/qemu/run" "$here/qemu/splat-patterns" "$P/qemu/"
@@ -43,7 +43,7 @@ exit "${STUB_RC:-1}"
 EOF
 chmod +x "$t/stub"
 export S61_GUEST_TEST=$t/stub
-co=$P/tools/control-off
+co=$P/tools/boot/control-off.sh
 run() { "$co" --off CONFIG_KASAN -- --config boot --suites controls --only kasan-uaf --expect-splat "$re" BRANCH; }
 
 # broken on: (none needed: the good case; each case below breaks one part).

@@ -4,7 +4,7 @@
 # time, in stack order, with the debug kernel (lockdep, PROVE_RCU, KASAN,
 # kmemleak) and the smoke, lockless and race suites.
 #
-# Usage: tools/boot-commits [options]
+# Usage: tools/boot/boot-commits.sh [options]
 #   --branches LIST  only the commits of these branches of branch-stack.txt
 #                    (comma-separated; default: prep, the core ones, tests)
 #   --suites LIST    guest suites (default: smoke,lockless,races)
@@ -18,7 +18,7 @@
 #                    from the record; build and boot nothing
 # A branch's commits are PARENT..BRANCH, PARENT the branch below it in
 # branch-stack.txt. Each runs as
-#   tools/guest-test --config debug --suites LIST --timeout 1500
+#   tools/boot/guest-test.sh --config debug --suites LIST --timeout 1500
 #       --append "s61.race_secs=60 s61.race_short=1" COMMIT
 # (a kernel built before from the same tree comes from tools/build/kcache.sh); its
 # log is .work/logs/boot-commits-<commit>.log.
@@ -33,7 +33,7 @@
 # Exit: 0 when every commit run passed; 1 when one did not (build failure,
 # boot failure or hang, a failed test, a kernel splat) or on bad input.
 # The kernel checkout goes back to the branch it was on.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 # The branches booted besides the core ones: prep (what the core needs
 # first) and tests (the KUnit suite of the core). The core ones are marked
@@ -122,7 +122,7 @@ done
 
 if [ -n "$from" ]; then
 	fc=$(kgit rev-parse -q --verify "$from^{commit}") ||
-		die "--from: '$from' is not a commit of the kernel checkout $S61_LINUX; 'tools/boot-commits --dry-run' lists the commits"
+		die "--from: '$from' is not a commit of the kernel checkout $S61_LINUX; 'tools/boot/boot-commits.sh --dry-run' lists the commits"
 	for i in "${!run[@]}"; do
 		if [ "${run[$i]}" = "$fc" ]; then
 			run=("${run[@]:$i}")
@@ -131,19 +131,19 @@ if [ -n "$from" ]; then
 		fi
 	done
 	[ -z "$fc" ] ||
-		die "--from: $(kgit log -1 --format='%h ("%s")' "$fc") is not one of the commits to run (branches: $(stack_branches | while read -r b; do [ -z "${selected[$b]:-}" ] || printf '%s ' "$b"; done)); 'tools/boot-commits --dry-run' lists them"
+		die "--from: $(kgit log -1 --format='%h ("%s")' "$fc") is not one of the commits to run (branches: $(stack_branches | while read -r b; do [ -z "${selected[$b]:-}" ] || printf '%s ' "$b"; done)); 'tools/boot/boot-commits.sh --dry-run' lists them"
 fi
 
 if [ -n "$only" ]; then
 	declare -A keep=()
 	for o in ${only//,/ }; do
 		oc=$(kgit rev-parse -q --verify "$o^{commit}") ||
-			die "--only: '$o' is not a commit of the kernel checkout $S61_LINUX; 'tools/boot-commits --dry-run' lists the commits"
+			die "--only: '$o' is not a commit of the kernel checkout $S61_LINUX; 'tools/boot/boot-commits.sh --dry-run' lists the commits"
 		for c in "${run[@]}"; do
 			[ "$c" != "$oc" ] || keep[$c]=1
 		done
 		[ -n "${keep[$oc]:-}" ] ||
-			die "--only: $(kgit log -1 --format='%h ("%s")' "$oc") is not one of the commits to run; name its branch with --branches ('tools/boot-commits --dry-run' lists them)"
+			die "--only: $(kgit log -1 --format='%h ("%s")' "$oc") is not one of the commits to run; name its branch with --branches ('tools/boot/boot-commits.sh --dry-run' lists them)"
 	done
 	[ ${#keep[@]} -gt 0 ] || die "--only: the list is empty"
 	kept=()
@@ -231,17 +231,17 @@ write_table() {
 		cat <<-EOF
 		# Every commit of the core, booted
 
-		Written by \`tools/boot-commits\` (\`make boot-commits\`) from its record
+		Written by \`tools/boot/boot-commits.sh\` (\`make boot-commits\`) from its record
 		\`docs/boot-commits.tsv\`; do not edit by hand. Each commit of prep, the
 		branches marked \`core\` in branch-stack.txt and tests, in stack order,
 		is built with the \`debug\` config (lockdep, PROVE_RCU, KASAN, kmemleak)
 		and booted in QEMU with the suites \`$suites\`:
 
-		    tools/guest-test --config debug --suites $suites --timeout $timeout --append "$append" COMMIT
+		    tools/boot/guest-test.sh --config debug --suites $suites --timeout $timeout --append "$append" COMMIT
 
 		A row stays while the commit's tree is unchanged (a rebase that keeps
 		the tree keeps the row, under the new id); a commit without one says
-		"not run" (\`tools/boot-commits --from COMMIT\` resumes a run). build:
+		"not run" (\`tools/boot/boot-commits.sh --from COMMIT\` resumes a run). build:
 		ok, cached (tools/build/kcache.sh), FAIL; boot: ok, FAIL (no result), hang;
 		splats: how many console lines matched qemu/splat-patterns (at most 20)
 		and the first of them.
@@ -278,7 +278,7 @@ fi
 # --- dry run ---------------------------------------------------------------------
 if [ $dry_run = 1 ]; then
 	echo "boot-commits: ${#run[@]} commits to run, each:"
-	echo "  tools/guest-test --config $config --suites $suites --timeout $timeout --append \"$append\" COMMIT"
+	echo "  tools/boot/guest-test.sh --config $config --suites $suites --timeout $timeout --append \"$append\" COMMIT"
 	for c in "${run[@]}"; do
 		printf '  %s  %-16s %s\n' "${c:0:12}" "${branch_of[$c]}" "${subject_of[$c]}"
 	done
@@ -316,7 +316,7 @@ for c in "${run[@]}"; do
 	echo "== [$n/${#run[@]}] ${c:0:12} $b: $sub" >&2
 	t0=$SECONDS
 	ran[$c]=1
-	"$S61_ROOT/tools/guest-test" --config "$config" --suites "$suites" --timeout "$timeout" \
+	"$S61_ROOT/tools/boot/guest-test.sh" --config "$config" --suites "$suites" --timeout "$timeout" \
 		--append "$append" "$c" >"$log" 2>&1
 	rc=$?
 	dt=$((SECONDS - t0))

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Tests of tools/boot-commits (every commit of prep, the core branches and
+# Tests of tools/boot/boot-commits.sh (every commit of prep, the core branches and
 # tests, booted with the debug kernel): which commits run and in what
 # order, the guest-test command, the record and the table it writes,
 # resuming with --from, a failing commit, an interrupted run, --dry-run and
-# bad input. tools/guest-test is a stub that logs its arguments and checks
+# bad input. tools/boot/guest-test.sh is a stub that logs its arguments and checks
 # the commit out as tools/build/kbuild.sh does (nothing is built or booted); the
 # kernel checkout is a synthetic one.
 #
@@ -12,8 +12,8 @@
 # checks up to the next one).
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 new_project
 printf '%s\n' '# a stack with two core branches' 'base linux-source-6.1 1.0-1' prep \
 	'api core' conv-mm 'remove-old-api   core  # comment' tests >"$P/branch-stack.txt"
@@ -24,7 +24,7 @@ calls=$t/calls
 # behaviour by the commit's subject: FAIL_SUBJ fails a test with a splat,
 # BUILD_FAIL_SUBJ does not build (125), HANG_SUBJ hangs (2), KILL_SUBJ
 # interrupts the caller (as ^C would), CACHED_SUBJ comes from the cache.
-cat >"$P/tools/guest-test" <<EOF
+cat >"$P/tools/boot/guest-test.sh" <<EOF
 #!/usr/bin/env bash
 printf '%s|' "\$@" >>"$calls"; echo >>"$calls"
 c=\${*: -1}
@@ -50,7 +50,7 @@ fi
 echo "8 passed, 0 failed, 1 skipped, 1 xfail"
 echo "run: $t/runs/\$s"
 EOF
-chmod +x "$P/tools/guest-test"
+chmod +x "$P/tools/boot/guest-test.sh"
 
 mkdir -p "$K" "$S61_WORK/logs"
 g() { git -C "$K" -c user.name=t -c user.email=t@t "$@"; }
@@ -58,7 +58,7 @@ g init -q
 # prep: p1 p2; api: a1; conv-mm: m1 (not booted by default);
 # remove-old-api: r1 r2; tests: t1.
 fake_stack prep:p1:p2 api:a1 conv-mm:m1 remove-old-api:r1:r2 tests:t1
-bc=$P/tools/boot-commits
+bc=$P/tools/boot/boot-commits.sh
 id() { g rev-parse "$(g log --format=%H --grep="^$1\$" tests conv-mm | head -1)"; }
 short() { id "$1" | cut -c1-12; }
 subjects() { awk -F'|' '{ print $(NF - 1) }' "$calls" | while read -r c; do g log -1 --format=%s "$c"; done | tr '\n' ' '; }

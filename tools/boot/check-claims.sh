@@ -2,9 +2,9 @@
 # Check every "seen to fail" claim against the run that bears it out
 # (issues #29 §5, #38 §3): fast, no build, no boot, no kernel checkout.
 #
-# Usage: tools/check-claims
+# Usage: tools/boot/check-claims.sh
 # The source of a claim is its data: the "# fails:" line of a diff of
-# tests/broken/ (what tools/broken-variants runs), and a line of
+# tests/broken/ (what tools/boot/broken-variants.sh runs), and a line of
 # debian-system/broken-variants (what tools/debian-broken runs). Each such
 # variant needs a row of its record (docs/broken-variants.tsv,
 # docs/debian-broken.tsv)
@@ -39,14 +39,14 @@
 # apart ("N due"); its row of docs/debian-system.md must say **due**, and a
 # due variant whose record is current and caught fails (drop its line).
 # A diff without a "# fails:" line is documented, not claimed: only a
-# "variant" table may name it (tools/broken-variants never runs it).
+# "variant" table may name it (tools/boot/broken-variants.sh never runs it).
 # Prints one line per variant and per claim (ok / FAIL and why), a count
 # for tools/lib/tally.sh ("check-claims: N passed, N failed"), then the runs that
 # are due.
 # Exit: 0 when every claim is borne out by a current record; 1 otherwise
 # or on bad input.
 set -uo pipefail
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 case ${1:-} in
 -h|--help) sed -n '2,/^# Exit:/s/^# \{0,1\}//p' "$0"; exit 0 ;;
@@ -63,13 +63,13 @@ drecord=$S61_ROOT/docs/debian-broken.tsv
 ddue=$S61_ROOT/debian-system/broken-due
 rel() { echo "${1#"$S61_ROOT"/}"; }
 for f in "$docs" "$record" "$dlist" "$drecord" "$ddocs"; do
-	[ -f "$f" ] || die "no $(rel "$f"): check-claims reads the claims of docs/testing.md and docs/debian-system.md, the variants of debian-system/broken-variants and the records of tools/broken-variants and tools/debian-broken (restore it from git: git checkout -- $(rel "$f"))"
+	[ -f "$f" ] || die "no $(rel "$f"): check-claims reads the claims of docs/testing.md and docs/debian-system.md, the variants of debian-system/broken-variants and the records of tools/boot/broken-variants.sh and tools/debian-broken (restore it from git: git checkout -- $(rel "$f"))"
 done
 # The records' columns, as their tools write them.
 rec_header=$(printf '# name\tdiff_sha1\tstack_id\ttop_tree\tverdict\tcaught_by\tfailed_cases\tfirst_splat\tseconds\tdate')
 drec_header=$(printf '# name\tdiff_sha1\tstack_id\tverdict\tcaught_by\tfailed\tversion\tseconds\tdate')
 [ "$(head -n 1 "$record")" = "$rec_header" ] ||
-	die "$(rel "$record"): its header is not tools/broken-variants' ($(head -n 1 "$record" | tr '\t' ' ')); want: $(tr '\t' ' ' <<<"$rec_header")"
+	die "$(rel "$record"): its header is not tools/boot/broken-variants.sh' ($(head -n 1 "$record" | tr '\t' ' ')); want: $(tr '\t' ' ' <<<"$rec_header")"
 [ "$(head -n 1 "$drecord")" = "$drec_header" ] ||
 	die "$(rel "$drecord"): its header is not tools/debian-broken's ($(head -n 1 "$drecord" | tr '\t' ' ')); want: $(tr '\t' ' ' <<<"$drec_header")"
 now=$(stack_id) || die "cannot compute today's stack id from branch-stack.txt and patches/"
@@ -138,7 +138,7 @@ header() {
 }
 
 # claim_of FILE: the claim of a diff's "# fails:" line, "test SUITE.NAME",
-# "kunit CASE" or "splat"; "bad" for a line tools/broken-variants refuses;
+# "kunit CASE" or "splat"; "bad" for a line tools/boot/broken-variants.sh refuses;
 # nothing without one.
 claim_of() {
 	local v
@@ -181,7 +181,7 @@ for f in "$dir"/*.diff; do
 	[ -n "$c" ] || continue
 	want[$name]=$c
 	if [ "$c" = bad ]; then
-		ko "$name: tests/broken/$name.diff: its '# fails:' line is none of 'kunit CASE', 'test SUITE.NAME', 'splat REGEX' ($(header "$f" fails)); fix the header (tools/broken-variants --help)"
+		ko "$name: tests/broken/$name.diff: its '# fails:' line is none of 'kunit CASE', 'test SUITE.NAME', 'splat REGEX' ($(header "$f" fails)); fix the header (tools/boot/broken-variants.sh --help)"
 		continue
 	fi
 	IFS=$'\t' read -r _ rsha rsid _ verdict by _ _ _ date <<<"$(row "$record" "$name")"
@@ -202,7 +202,7 @@ for f in "$dir"/*.diff; do
 		ok "$name: $c, caught by ${by} ($date, stack $rsid)"
 		continue
 	fi
-	ko "$name ($c): $why; run tools/broken-variants $name"
+	ko "$name ($c): $why; run tools/boot/broken-variants.sh $name"
 	torun+=("$name")
 done
 unset rsha rsid verdict by date
@@ -360,7 +360,7 @@ if [ $bad = 0 ]; then
 fi
 echo "check-claims: $((n - bad)) passed, $bad failed, $ndue due (today's stack: $now)"
 [ ${#torun[@]} = 0 ] ||
-	echo "to run: tools/broken-variants ${torun[*]}   (or: make broken-variants BROKEN=\"${torun[*]}\")"
+	echo "to run: tools/boot/broken-variants.sh ${torun[*]}   (or: make broken-variants BROKEN=\"${torun[*]}\")"
 for name in "${dtorun[@]}"; do
 	echo "to run: tools/debian-broken $name"
 done

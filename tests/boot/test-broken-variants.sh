@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/broken-variants (the deliberately broken kernels of
+# Tests of tools/boot/broken-variants.sh (the deliberately broken kernels of
 # tests/broken/): which variants run, the verdict from the run's exit and
 # the failed KUnit cases or guest tests ("fails: test", "passes:"), what
 # caught it (a test's own assertion, not a timeout or an exit of its shell;
@@ -7,7 +7,7 @@
 # no quoting), the record (its stack id, computed from patches/, which the
 # checkout must match: tools/stack/stack.sh status) and the table (--table, stale
 # rows), the checkout left clean and where it was, and bad input.
-# tools/guest-test and tools/stack/stack.sh are stubs (nothing is built or booted);
+# tools/boot/guest-test.sh and tools/stack/stack.sh are stubs (nothing is built or booted);
 # the kernel checkout is a synthetic one.
 #
 # Each check was seen to fail on a deliberately broken variant of the tool,
@@ -15,8 +15,8 @@
 # checks up to the next one).
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 new_project
 printf '%s\n' 'base linux-source-6.1 1.0-1' prep tests >"$P/branch-stack.txt"
 export S61_CACHE=$t/cache S61_WORK=$P/.work
@@ -27,7 +27,7 @@ calls=$t/calls
 # ok" on the console; STUB_KTAP the run's result.ktap (printf %b: \n between
 # lines), none without it; STUB_SPLAT a kernel line on the console (and in
 # guest-test's output, indented, as guest-test quotes a splat).
-cat >"$P/tools/guest-test" <<EOF
+cat >"$P/tools/boot/guest-test.sh" <<EOF
 #!/usr/bin/env bash
 printf '%s|' "\$@" >>"$calls"
 grep -q planted "$K/a.c" && echo applied >>"$calls" || echo clean >>"$calls"
@@ -44,7 +44,7 @@ done
 echo "run: \$run"
 exit \${STUB_RC:-0}
 EOF
-chmod +x "$P/tools/guest-test"
+chmod +x "$P/tools/boot/guest-test.sh"
 
 mkdir -p "$K" "$S61_WORK/logs" "$P/tests/broken"
 g() { git -C "$K" -c user.name=t -c user.email=t@t "$@"; }
@@ -82,7 +82,7 @@ variant_run() {
 variant v-one shrinker_test_one
 variant v-two shrinker_test_two
 variant v-nohdr x none
-bv=$P/tools/broken-variants
+bv=$P/tools/boot/broken-variants.sh
 verdict() { awk -F'\t' -v n="$1" '$1 == n { print $5 }' "$P/docs/broken-variants.tsv"; }
 # caught_by NAME: the record's caught_by of NAME.
 caught_by() { awk -F'\t' -v n="$1" '$1 == n { print $6 }' "$P/docs/broken-variants.tsv"; }

@@ -2,7 +2,7 @@
 # Build a branch (or commit) of the stack, make the initramfs, boot it in QEMU
 # and run guest suites; prints the KTAP summary.
 #
-# Usage: tools/guest-test [options] BRANCH|COMMIT|.
+# Usage: tools/boot/guest-test.sh [options] BRANCH|COMMIT|.
 #   --config NAME     kernel config fragment (default: boot)
 #   --suites LIST     guest suites (default: smoke)
 #   --only NAMES      only these tests
@@ -34,7 +34,7 @@
 # Exit: as qemu/run (0 pass, 1 test failure, unexpected outcome or splat,
 #       2 hang/no result, 3 harness error), 1 when the test module does not
 #       build, 125 when the kernel does not build (git bisect run's "skip").
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 config=boot
 runargs=()

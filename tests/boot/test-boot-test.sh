@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/boot-test-branches' time limit (S61_DEADLINE, set by
+# Tests of tools/boot/boot-test-branches.sh' time limit (S61_DEADLINE, set by
 # .ci/run): without it every tip runs; with it a tip between base and the
 # top whose kernel is not in the kernel cache is skipped, named and counted
 # as skipped, when its build would not leave time for the top and
@@ -7,13 +7,13 @@
 # always run, in that order, before the others; the table stays in stack
 # order; the build estimate follows the slowest uncached tip seen, and a
 # tip that changes no header under include/, or whose headers are those of
-# a tip compiled earlier in the run, counts as an incremental build. tools/guest-test is a stub
+# a tip compiled earlier in the run, counts as an incremental build. tools/boot/guest-test.sh is a stub
 # that logs its calls (nothing is built or booted); tools/build/kcache.sh is the real
 # one on a synthetic checkout.
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 new_project
 echo 'kernel image' >"$t/bzImage"
 printf 'base linux-source-6.1 1.0-1\none\ntwo\nthree\n' >"$P/branch-stack.txt"
@@ -24,7 +24,7 @@ calls=$t/calls
 # (shell) changes a tip's exit status (rc; 125: no build, no run), its
 # summary line and its names.
 mkdir -p "$t/behave"
-cat >"$P/tools/guest-test" <<EOF
+cat >"$P/tools/boot/guest-test.sh" <<EOF
 #!/usr/bin/env bash
 b=\${*: -1}
 echo "guest-test \$b" >>"$calls"
@@ -40,7 +40,7 @@ echo "run: \$run"
 [ -z "\$summary" ] || echo "\$summary"
 exit "\$rc"
 EOF
-chmod +x "$P/tools/guest-test"
+chmod +x "$P/tools/boot/guest-test.sh"
 
 export S61_CACHE=$t/cache S61_WORK=$P/.work
 K=$S61_WORK/linux
@@ -57,7 +57,7 @@ for b in one:include/x.h two:a.c three:a.c four:include/x.h; do
 	g checkout -q -b "${b%%:*}"
 	echo "$b" >>"$K/${b#*:}" && g commit -qam "$b"
 done
-bt=$P/tools/boot-test-branches
+bt=$P/tools/boot/boot-test-branches.sh
 kc=$P/tools/build/kcache.sh
 ran() { grep -qx "guest-test $1" "$calls"; }
 now() { date +%s; }
@@ -192,7 +192,7 @@ check "... a tip with new headers as a full build" bash -c "! grep -qx 'guest-te
 # summary), one that hung (2, no summary) and one with a result not as
 # expected (exit 1 with "0 failed") are three failures. Broken on: the
 # script before issue #29, which printed "19 passed, 0 failed, 1 skipped".
-bt_with() { # BRANCH=SHELL... then the tools/boot-test-branches arguments
+bt_with() { # BRANCH=SHELL... then the tools/boot/boot-test-branches.sh arguments
 	rm -f "$t/behave/"*
 	while [ $# -gt 0 ] && [ "${1#*=}" != "$1" ]; do
 		echo "${1#*=}" >"$t/behave/${1%%=*}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/check-claims: the claims of the diffs' "# fails:" lines
+# Tests of tools/boot/check-claims.sh: the claims of the diffs' "# fails:" lines
 # and of debian-system/broken-variants against their records (current
 # diff, today's stack id, caught by the claimed catcher), and the claims of
 # docs/testing.md and docs/debian-system.md against that data (each claim
@@ -12,10 +12,10 @@
 # shellcheck disable=SC2016  # the backquotes are Markdown's, not expansions
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 new_project
-cc=$P/tools/check-claims
+cc=$P/tools/boot/check-claims.sh
 mkdir -p "$P/docs" "$P/tests/broken" "$P/patches/prep" "$P/patches/memcg-empty-units" "$P/debian-system"
 printf '%s\n' 'base linux-source-6.1 1.0-1' prep 'memcg-empty-units core' >"$P/branch-stack.txt"
 printf 'From 0000 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] p1\n\nWhy.\n---\n a.c | 1 +\n\ndiff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1,2 @@\n a\n+p1\n' \
@@ -250,15 +250,15 @@ run
 # broken on: rows looked up by prefix (broken-bb-wide's row counted for
 # broken-bb).
 check "a variant without a record row: exit 1" \
-	fails_with 'FAIL broken-bb (test smoke.x): no record in docs/broken-variants.tsv: never run; run tools/broken-variants broken-bb'
+	fails_with 'FAIL broken-bb (test smoke.x): no record in docs/broken-variants.tsv: never run; run tools/boot/broken-variants.sh broken-bb'
 # broken on: the run list not written.
-check "... the run list names exactly it" grep -qx 'to run: tools/broken-variants broken-bb .*' "$t/cc"
+check "... the run list names exactly it" grep -qx 'to run: tools/boot/broken-variants.sh broken-bb .*' "$t/cc"
 good
 echo ' ' >>"$P/tests/broken/broken-aa.diff"	# the diff changed after its run
 run
 # broken on: the sha not compared (any row counts).
 check "a row whose diff_sha1 is not the diff's: exit 1" \
-	fails_with 'FAIL broken-aa (test smoke.x): stale record: the diff changed since its run' 'run tools/broken-variants broken-aa'
+	fails_with 'FAIL broken-aa (test smoke.x): stale record: the diff changed since its run' 'run tools/boot/broken-variants.sh broken-aa'
 # broken on: the whole sha1 compared with the record's 12 digits (every
 # row stale, broken-bb's too).
 check "... the other one still ok" grep -q 'ok   broken-bb: test smoke.x, caught' "$t/cc"
@@ -308,7 +308,7 @@ run
 # broken on: the record's header not checked (an old record's columns read
 # as the new ones).
 check "a record of another format: an error naming both headers" \
-	fails_with "its header is not tools/broken-variants'" 'want: # name diff_sha1 stack_id'
+	fails_with "its header is not tools/boot/broken-variants.sh'" 'want: # name diff_sha1 stack_id'
 
 good
 rm "$P/debian-system/broken-variants"
@@ -406,7 +406,7 @@ check "a Debian line that names no test: exit 1" \
 # Every claim of docs/testing.md and docs/debian-system.md matches its
 # variant's data (records may still be due: those are the runs
 # check-claims names, see docs/testing.md).
-"$here/tools/check-claims" >"$t/cc" 2>&1
+"$here/tools/boot/check-claims.sh" >"$t/cc" 2>&1
 grep '^FAIL' "$t/cc" | grep -v ': no record in \|: stale record: \|: its run of ' >"$t/real" || :
 # broken on: (the repository's docs/testing.md claiming memcg-no-tryget-race
 # for races.memcg-races, whose diff claims a splat).

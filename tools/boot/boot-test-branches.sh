@@ -2,7 +2,7 @@
 # Per-branch boot test: build every branch tip of branch-stack.txt (and base)
 # with the boot config, boot it and run the smoke suite.
 #
-# Usage: tools/boot-test-branches [--config NAME] [--suites LIST] [BRANCH...]
+# Usage: tools/boot/boot-test-branches.sh [--config NAME] [--suites LIST] [BRANCH...]
 # Prints a table branch -> build / boot / tests / seconds in stack order,
 # the tips skipped (by name), and "boot-test: N passed, N failed, N skipped,
 # N xfail": the tests of every tip (tools/lib/tally.sh), where a tip that failed
@@ -34,7 +34,7 @@
 # ccache serves it); any other is a full build, estimated as the slowest
 # uncached tip of this run so far (S61_BUILD_EST before the first, default
 # 600 s).
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 config=boot suites=smoke
 branches=()
@@ -157,7 +157,7 @@ for i in "${order[@]}"; do
 	log=$S61_WORK/logs/boot-test-$b.log
 	mkdir -p "${log%/*}" || die "cannot create ${log%/*} for the boot logs"
 	echo "== $b: building [$config] and booting" >&2
-	"$S61_ROOT/tools/guest-test" --config "$config" --suites "$suites" --timeout 300 "$b" >"$log" 2>&1
+	"$S61_ROOT/tools/boot/guest-test.sh" --config "$config" --suites "$suites" --timeout 300 "$b" >"$log" 2>&1
 	rc=$?
 	dt=$((SECONDS - t0))
 	summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)

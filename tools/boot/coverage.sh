@@ -3,7 +3,7 @@
 # with the coverage suite (rootfs-overlay/s61/tests/coverage/) on each
 # branch, then check that every branch saw the same debugfs shrinker names.
 #
-# Usage: tools/coverage [options] [BRANCH...]     (default: tests base)
+# Usage: tools/boot/coverage.sh [options] [BRANCH...]     (default: tests base)
 #   --compare RUN RUN  only compare two finished runs (.work/runs/<dir>)
 #   --summary RUN      print the per-shrinker results of a finished run
 #   --timeout S        guest time limit (default: 3000)
@@ -12,7 +12,7 @@
 # register their shrinkers, and a 128 MB large-page nandsim for UBI.
 # Exit: 0 every run passed, reported shrinker names and the names match;
 # 1 otherwise.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 timeout=3000
 branches=()
@@ -81,7 +81,7 @@ for br in "${branches[@]}"; do
 	log=$S61_WORK/logs/coverage-$br.log
 	mkdir -p "$S61_WORK/logs"
 	info "coverage suite on $br (log: $log)"
-	"$S61_ROOT/tools/guest-test" --config coverage --suites coverage --mem 2G \
+	"$S61_ROOT/tools/boot/guest-test.sh" --config coverage --suites coverage --mem 2G \
 		--timeout "$timeout" --append "s61.test_timeout=900 $nandsim" \
 		--qemu-arg -object --qemu-arg iothread,id=s61io \
 		--qemu-arg -device --qemu-arg virtio-balloon-pci,free-page-hint=on,iothread=s61io \

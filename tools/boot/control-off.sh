@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # A negative control with its option off: run one of check-top's controls
-# (tools/guest-test ... --expect-splat RE) on a kernel whose config lacks
+# (tools/boot/guest-test.sh ... --expect-splat RE) on a kernel whose config lacks
 # the option that control proves, and pass only when that run FAILS for
 # the one reason the control exists for: its expected splat is missing.
 # So a control that passes with the option on (check-top) and fails with
 # it off (here) is shown to depend on that option and nothing else.
 #
-# Usage: tools/control-off --off CONFIG_X [--off ...] -- GUEST-TEST-ARGS...
+# Usage: tools/boot/control-off.sh --off CONFIG_X [--off ...] -- GUEST-TEST-ARGS...
 #   --off CONFIG_X   a config option the run's kernel must NOT have: its boot
 #                    banner (CONFIG_KASAN, CONFIG_LOCKDEP, CONFIG_DEBUG_KMEMLEAK)
 #                    must be absent from the console, and the config's build
 #                    directory, if there is one, must not set it
-#   GUEST-TEST-ARGS  as for tools/guest-test, with --config and at least one
+#   GUEST-TEST-ARGS  as for tools/boot/guest-test.sh, with --config and at least one
 #                    --expect-splat (the control's arguments in check-top)
 # Passes (exit 0) only when guest-test exits 1 and its run shows all of:
 # the guest's results passed (qemu/run's judged record: ktap 0, no run
@@ -21,9 +21,9 @@
 # --scan-console without expectations exits 0).
 # Exit: 0 the control failed as it must, 1 it did not (it passed, or failed
 # for another reason), 3 bad usage or a harness error.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
-usage() { echo "tools/control-off: $*" >&2; exit 3; }
+usage() { echo "tools/boot/control-off.sh: $*" >&2; exit 3; }
 offs=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -49,7 +49,7 @@ done
 [ -n "$config" ] || usage "the guest-test arguments need --config NAME (the config without the option)"
 [ ${#res[@]} -gt 0 ] || usage "the guest-test arguments have no --expect-splat: there is no control to turn off"
 
-gt=${S61_GUEST_TEST:-$S61_ROOT/tools/guest-test}
+gt=${S61_GUEST_TEST:-$S61_ROOT/tools/boot/guest-test.sh}
 tmp=$(mktemp) || die "cannot make a temporary file"
 trap 'rm -f "$tmp"' EXIT
 "$gt" "$@" 2>&1 | tee "$tmp"

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Tests of tools/coverage's host side on synthetic runs: --summary prints the
+# Tests of tools/boot/coverage.sh's host side on synthetic runs: --summary prints the
 # per-shrinker lines; --compare passes on equal name sets (boot and test
 # names, order and CRs ignored) and fails, naming the difference, otherwise.
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 run() { # DIR, then KTAP lines on stdin
 	mkdir -p "$t/$1"
@@ -31,7 +31,7 @@ run c <<'EOT'
 # COVNAME ext4-es:loop0
 EOT
 export S61_WORK=$t/work
-cov=$here/tools/coverage
+cov=$here/tools/boot/coverage.sh
 
 check "--summary lists the shrinker results" "$cov" --summary "$t/a"
 expect "--summary shows the checks" out_has 'sb-ext4:loop0 exists=yes count=3001 scan=3001->0'
@@ -52,14 +52,14 @@ expect "... named as such" out_has 'no shrinker names'
 check_fails "--compare: two runs without results" "$cov" --compare "$t/none1" "$t/none2"
 # A whole run with a stub guest-test that prints the run of $t/BRANCH.
 project_copy "$t/proj"
-cat >"$t/proj/tools/guest-test" <<EOF
+cat >"$t/proj/tools/boot/guest-test.sh" <<EOF
 #!/usr/bin/env bash
 echo "run: $t/\${*: -1}"
 EOF
-chmod +x "$t/proj/tools/guest-test"
-check "a coverage run with shrinker names passes" "$t/proj/tools/coverage" a
-check_fails "a coverage run without shrinker names fails" "$t/proj/tools/coverage" empty1
-check_fails "... also beside one with names" "$t/proj/tools/coverage" a empty1
+chmod +x "$t/proj/tools/boot/guest-test.sh"
+check "a coverage run with shrinker names passes" "$t/proj/tools/boot/coverage.sh" a
+check_fails "a coverage run without shrinker names fails" "$t/proj/tools/boot/coverage.sh" empty1
+check_fails "... also beside one with names" "$t/proj/tools/boot/coverage.sh" a empty1
 
 echo "1..$((pass + fail))"
 echo "coverage tool tests: $pass passed, $fail failed"

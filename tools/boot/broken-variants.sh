@@ -2,10 +2,10 @@
 # Run the deliberately broken kernels of tests/broken/ (issue #14: a test
 # that cannot fail is a defect, and each test names the broken kernel it was
 # seen to fail on). Each diff is applied to the kernel checkout at the top
-# of the stack, built and booted with tools/guest-test, and the run must
+# of the stack, built and booted with tools/boot/guest-test.sh, and the run must
 # FAIL, caught by the catcher its header names.
 #
-# Usage: tools/broken-variants [options] [NAME...]
+# Usage: tools/boot/broken-variants.sh [options] [NAME...]
 #   NAME        a diff of tests/broken/ without .diff (default: all of them
 #               whose header has a "fails:" line)
 #   --list      print each variant's header line and expectation; run nothing
@@ -15,7 +15,7 @@
 #               (no kernel checkout needed)
 # A diff's header (the lines before "diff --git", which git apply ignores):
 #   # s61-broken: WHAT IS BROKEN.
-#   # run: OPTIONS FOR tools/guest-test (e.g. --config kunit --suites kunit)
+#   # run: OPTIONS FOR tools/boot/guest-test.sh (e.g. --config kunit --suites kunit)
 #   # fails: kunit CASE        the KUnit case must be reported "not ok"
 #   # fails: test SUITE.NAME   the guest test must be "not ok" in the run's
 #                              result.ktap by its own assertion (its FAIL:
@@ -49,7 +49,7 @@
 # the run ends.
 # Exit: 0 when every variant run was caught; 1 otherwise or on bad input.
 set -uo pipefail
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 usage() { sed -n '2,/^# Exit:/s/^# \{0,1\}//p' "$0"; }
 
@@ -102,7 +102,7 @@ write_table() {
 		cat <<-EOF
 		# Deliberately broken kernels
 
-		Written by \`tools/broken-variants\` (\`make broken-variants\`) from its
+		Written by \`tools/boot/broken-variants.sh\` (\`make broken-variants\`) from its
 		record, docs/broken-variants.tsv. Each variant is a diff of
 		tests/broken/ applied to the top of the stack; the run must fail, and
 		the catcher the diff's \`# fails:\` line names must have caught it
@@ -111,7 +111,7 @@ write_table() {
 		console splat matching the pattern. "caught by" says what failed the
 		run. The stack id (\`stack_id\` of tools/lib/lib.sh) is computed from
 		branch-stack.txt and patches/; a row of another stack ran on another
-		kernel: stale, \`tools/check-claims\` fails until it runs again.
+		kernel: stale, \`tools/boot/check-claims.sh\` fails until it runs again.
 
 		Stack now: \`$now\`.
 
@@ -135,7 +135,7 @@ write_table() {
 }
 
 if [ $tableonly = 1 ]; then
-	[ -f "$record" ] || die "no ${record#"$S61_ROOT"/}: nothing to show (tools/broken-variants NAME runs a variant)"
+	[ -f "$record" ] || die "no ${record#"$S61_ROOT"/}: nothing to show (tools/boot/broken-variants.sh NAME runs a variant)"
 	write_table
 	info "wrote ${table#"$S61_ROOT"/}"
 	exit 0
@@ -149,7 +149,7 @@ fi
 [ ${#names[@]} -gt 0 ] || die "no variant to run: no diff in ${dir#"$S61_ROOT"/} has a '# fails:' header line"
 for n in "${names[@]}"; do
 	f=$dir/$n.diff
-	[ -f "$f" ] || die "no variant '$n': ${f#"$S61_ROOT"/} does not exist (tools/broken-variants --list shows the variants)"
+	[ -f "$f" ] || die "no variant '$n': ${f#"$S61_ROOT"/} does not exist (tools/boot/broken-variants.sh --list shows the variants)"
 	fails=$(header "$f" fails)
 	case $fails in
 	"kunit "?*|"splat "?*) ;;
@@ -158,7 +158,7 @@ for n in "${names[@]}"; do
 	*) die "${f#"$S61_ROOT"/}: header has no valid '# fails:' line (want 'kunit CASE', 'test SUITE.NAME' or 'splat REGEX'; got '${fails}')" ;;
 	esac
 	runline=$(header "$f" run)
-	[ -n "$runline" ] || die "${f#"$S61_ROOT"/}: header has no '# run:' line (the tools/guest-test options)"
+	[ -n "$runline" ] || die "${f#"$S61_ROOT"/}: header has no '# run:' line (the tools/boot/guest-test.sh options)"
 	case $runline in
 	*[\"\']*) die "${f#"$S61_ROOT"/}: the '# run:' line has a quote; it is split on blanks without quoting (one word per value, e.g. --append s61.race_secs=60)" ;;
 	esac
@@ -187,7 +187,7 @@ top=$(stack_top)
 kgit rev-parse -q --verify "refs/heads/$top" >/dev/null ||
 	die "the top branch '$top' does not exist in $S61_LINUX; run 'tools/stack/stack.sh apply' first"
 # A record names the stack it ran on by patches/ (stack_id, which
-# tools/check-claims computes without a checkout): the checkout must be
+# tools/boot/check-claims.sh computes without a checkout): the checkout must be
 # that stack, every branch exported and none behind patches/.
 if ! st=$("$S61_ROOT/tools/stack/stack.sh" status 2>&1) || [[ $st == *'behind patches/'* ]]; then
 	printf '%s\n' "$st" >&2
@@ -234,7 +234,7 @@ for n in "${names[@]}"; do
 	kgit apply "$f" || die "$n: git apply failed after --check passed"
 	applied=$f
 	info "[$n] $(header "$f" s61-broken)"
-	"$S61_ROOT/tools/guest-test" "${runopts[@]}" . >"$log" 2>&1
+	"$S61_ROOT/tools/boot/guest-test.sh" "${runopts[@]}" . >"$log" 2>&1
 	grc=$?
 	kgit apply -R "$f" || die "$n: could not revert ${f#"$S61_ROOT"/} in $S61_LINUX; 'git -C $S61_LINUX checkout -- .' restores the top"
 	applied=

@@ -8,15 +8,15 @@
 # debugfs race on its real console lines), and
 # qemu/run end to end with a stub qemu-system-x86_64
 # that writes a recorded console log and result file (nothing boots).
-# tools/guest-test's test module and target handling with stubs as in
+# tools/boot/guest-test.sh's test module and target handling with stubs as in
 # tests/build/test-kcache.sh.
 #
 # "seen failing on:" names the deliberate breakage each check was seen to
 # catch (the code was broken by hand, the test run, then restored).
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 # The recorded result files predate that report: $fx holds them with a
@@ -386,7 +386,7 @@ run() {
 		--out "$t/run" "$@"
 }
 # Each run with the suites (and --only) its result was recorded with, as
-# the Makefile's check-top and tools/boot-test-branches run them.
+# the Makefile's check-top and tools/boot/boot-test-branches.sh run them.
 check "run: base XFAIL passes on base (check-top's last run)" \
 	run console-clean.log result-base-lockless.ktap --config boot --expect-target base --suites lockless
 # seen failing on: qemu/run that did not pass --expect to ktap-summary.
@@ -418,7 +418,7 @@ check_fails "run: nokmem SKIP with --append cgroup.memory=nokmem fails" \
 expect "... the stub saw the command line" grep -q 'cgroup.memory=nokmem' "$t/calls"
 check_fails "run: a splat fails a passing run" run console-splats.log result-boot-smoke.ktap --config boot --expect-target tests
 expect "... with its splat named" out_has "KERNEL SPLAT"
-# The judged record tools/control-off reads: the guest's results, the
+# The judged record tools/boot/control-off.sh reads: the guest's results, the
 # console scan, a run problem and the init's exit, each on its own.
 # Seen failing on: qemu/run writing "splat $krc" (the two swapped).
 expect "... its judged record: results passed, scan failed" \
@@ -800,7 +800,7 @@ check "scan: a test's own line with those words does not" scan "$t/one.log"
 # KASAN and no lockdep (each must fail: the expected splat is missing).
 env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -n -C "$here" check-top BRANCH="$("$here/tools/lib/query.sh" top)" 2>/dev/null |
 	awk '{ if (sub(/\\$/, "")) { buf = buf $0; next } print buf $0; buf = "" }' |
-	grep '^tools/guest-test .*--suites controls' >"$t/ctl-lines"
+	grep '^tools/boot/guest-test.sh .*--suites controls' >"$t/ctl-lines"
 # ctl NAME CONSOLE RESULT [qemu/run args]: qemu/run (stub QEMU) with the
 # arguments of check-top's run of controls.NAME; the branch becomes
 # --expect-target, as guest-test makes it.
@@ -809,7 +809,7 @@ ctl() {
 	shift 3
 	line=$(grep -e "--only $name " "$t/ctl-lines") || { echo "no check-top run of controls.$name"; return 3; }
 	local extra=("$@")
-	eval "set -- ${line#tools/guest-test }"
+	eval "set -- ${line#tools/boot/guest-test.sh }"
 	br=${*: -1}
 	run "$con" "$res" "${@:1:$# - 1}" --expect-target "$br" "${extra[@]}"
 }
@@ -875,7 +875,7 @@ expect "... as another splat" out_has "KERNEL SPLAT on the console .*besides the
 run console-kasan-control.log result-controls-kasan.ktap --expect-in-splat 'x' --expect-splat 'BUG: KASAN' >"$t/out" 2>&1
 expect "run: --expect-in-splat before any --expect-splat is exit 3" rc_is $? 3
 
-# ---- tools/guest-test: target and test module -----------------------------
+# ---- tools/boot/guest-test.sh: target and test module -----------------------------
 G=$t/gt
 project_copy "$G"
 cp "$here/branch-stack.txt" "$G/"
@@ -920,7 +920,7 @@ done
 gg checkout -q -b scratch
 echo broken >>"$K/a.c" && gg commit -qam "broken variant"
 gg checkout -q tests
-gt() { S61_WORK=$t/gwork S61_CACHE=$t/gcache S61_KCACHE=0 "$G/tools/guest-test" "$@"; }
+gt() { S61_WORK=$t/gwork S61_CACHE=$t/gcache S61_KCACHE=0 "$G/tools/boot/guest-test.sh" "$@"; }
 : >"$gcalls"
 check "guest-test on a branch passes config and target" gt --config debug lockless
 expect "... to qemu/run" grep -q -- "--config debug --expect-target lockless" "$gcalls"
@@ -961,7 +961,7 @@ expect "... with the SKIP allowed for the module's tests only: the blocked mount
 		grep -q -- '--expect-rule \* \*:cgroup.memory=\*nokmem\* lockless.nokmem-umount SKIP ^no test module in the initramfs' '$gcalls' &&
 		test \$(grep -o -- '--expect-rule' '$gcalls' | wc -l) = 3"
 # The cached cases (S61_KCACHE on): a recorded failure fails again.
-gtc() { S61_WORK=$t/gwork S61_CACHE=$t/gcache "$G/tools/guest-test" "$@"; }
+gtc() { S61_WORK=$t/gwork S61_CACHE=$t/gcache "$G/tools/boot/guest-test.sh" "$@"; }
 TESTMOD_RC=1 gtc --config debug tests >/dev/null 2>&1
 : >"$gcalls"
 check_fails "a cached entry with a failed test module fails" gtc --config debug tests
