@@ -32,7 +32,7 @@ RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SOAK_ONLY ?=
 SCRIPTS := $(wildcard tools/*) $(wildcard tools/*/*.sh) $(wildcard qemu/*) $(wildcard tests/*.sh) $(wildcard tests/*/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns tools/lib qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk tools/lint-docs,$(SCRIPTS))
+SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns tools/lib qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/bench/benchlib tools/kcidb tools/lint-awk tools/lint-docs,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
 	check-top-branch ci-run-tests check-commits-tests control-off-tests \
@@ -154,17 +154,17 @@ lava-tests:
 	@tools/build/deps.sh lava
 	tests/test-lava.sh
 
-# tools/bench-report.py on recorded guest results (tests/fixtures/bench-quick),
+# tools/bench/bench-report.py on recorded guest results (tests/fixtures/bench-quick),
 # and on a synthetic run with the P4-at-scale sweep and P6 (built by the test).
 bench-report-tests:
-	tests/test-bench-report.sh
-	tests/test-bench-sweep.sh
-	tests/test-bench-without.sh
+	tests/bench/test-bench-report.sh
+	tests/bench/test-bench-sweep.sh
+	tests/bench/test-bench-without.sh
 
-# The verdict rule of tools/benchlib/judge.py on synthetic pair ratios, and
+# The verdict rule of tools/bench/benchlib/judge.py on synthetic pair ratios, and
 # the report's verdicts and earlier-runs table (issue #16).
 bench-judge-tests:
-	tests/test-bench-judge.sh
+	tests/bench/test-bench-judge.sh
 
 coverage-tests:
 	tests/boot/test-coverage.sh
@@ -277,9 +277,9 @@ soak: stack
 # alternating A B; writes docs/benchmarks.md and, every run kept,
 # docs/bench/<date>-<quick|full>.{json,png} (with -a other than base in
 # BENCH_ARGS: docs/bench/<date>-<quick|full>-<A>-vs-<B>.{md,json,png}).
-# QUICK=1: 2 rounds and shorter workloads. BENCH_ARGS: more tools/bench options.
+# QUICK=1: 2 rounds and shorter workloads. BENCH_ARGS: more tools/bench/bench.sh options.
 bench: stack
-	tools/bench $(if $(filter 1,$(QUICK)),--quick) $(BENCH_ARGS)
+	tools/bench/bench.sh $(if $(filter 1,$(QUICK)),--quick) $(BENCH_ARGS)
 
 # P4 at scale and P6 (issue #16): the memcg sweep (N = 250 .. 4000) in boots
 # of its own, base vs the top; docs/bench/<date>-full-only-70-p4-sweep.*.
@@ -289,17 +289,17 @@ bench: stack
 SWEEP_ARGS = --only 70-p4-sweep --p2-pairs 0 --timeout 2400 \
 	--append "s61.bench_p4s=1 s61.test_timeout=2100"
 bench-sweep: stack
-	tools/bench $(SWEEP_ARGS) $(BENCH_ARGS)
+	tools/bench/bench.sh $(SWEEP_ARGS) $(BENCH_ARGS)
 
 bench-0004: stack
 	a=$$(tools/lib/query.sh parent memcg-empty-units) && \
-	tools/bench -a "$$a" -b memcg-empty-units $(SWEEP_ARGS) $(BENCH_ARGS)
+	tools/bench/bench.sh -a "$$a" -b memcg-empty-units $(SWEEP_ARGS) $(BENCH_ARGS)
 
-# docs/benchmarks.md anew from the recorded runs in docs/bench/ (tools/bench
+# docs/benchmarks.md anew from the recorded runs in docs/bench/ (tools/bench/bench.sh
 # does this after every run): the newest full whole run, memcg sweep and
 # 0004 on/off run, each judged by today's rules, and every run in a table.
 bench-page:
-	python3 tools/bench-report.py --page docs/benchmarks.md
+	python3 tools/bench/bench-report.py --page docs/benchmarks.md
 
 # Runtime coverage (docs/coverage.md): the coverage config and suite on the
 # top of the stack and on base; both must pass and show the same debugfs

@@ -13,7 +13,7 @@
 # of debian-system/known-splats, allowed for target base under config
 # debian-s61 only, and a malformed line of that file), and answers the guest's
 # balloon requests over QMP (a stub QMP server). For debian-bench also:
-# tools/benchlib reads the recorded samples, and the guest's runner and
+# tools/bench/benchlib reads the recorded samples, and the guest's runner and
 # debian-bench.dboot, run on this host with their guest paths moved into
 # the test's directory, forward the samples and judge systemd-analyze's
 # line. debian-subsys.binder runs the same way, with a stub workload: the
@@ -640,7 +640,7 @@ says "judge: bench: dp1's SKIP on a .deb of the series (target top) is not as ex
 # seen failing on: the rule's config '*' instead of debian.
 run bench 1 --suites debian-bench --config debian-debug
 says "judge: bench: dp1's SKIP under another config is not as expected" "debian-bench.dp1" "not as expected"
-# The samples as tools/benchlib reads them (its parse.load on a run
+# The samples as tools/bench/benchlib reads them (its parse.load on a run
 # directory of one round holding the recorded result): every workload and
 # metric tools/debian-compare judges, dcont's with "n".
 # seen failing on: the fixture's dcont lines without their "n" member
@@ -650,7 +650,7 @@ printf 'rounds=1\nkernel_a=a\nkernel_b=b\n' >"$t/bl/meta.env"
 cp "$fx/result-bench-good.ktap" "$t/bl/runs/r1-a/result.ktap"
 cp "$fx/result-bench-good.ktap" "$t/bl/runs/r1-b/result.ktap"
 bench_samples() {
-	PYTHONPATH=$here/tools python3 - "$t/bl" <<'PY'
+	PYTHONPATH=$here/tools/bench python3 - "$t/bl" <<'PY'
 import sys
 from benchlib import parse
 meta, runs = parse.load(sys.argv[1])

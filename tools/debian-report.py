@@ -7,9 +7,9 @@ Usage: tools/debian-report.py --runs DIR --md FILE --json FILE --png FILE
 DIR is a tools/debian-compare run directory (meta.env, runs.env,
 runs/r<N>-<kernel>/result.ktap). Every "S61BENCH {json}" line of the guests'
 results is a sample (the suite debian-bench: dcont, dp1, dp2, dboot; rows in
-tools/benchlib/parse.py DEBIAN_ROWS). Per kernel the median (min-max) over
+tools/bench/benchlib/parse.py DEBIAN_ROWS). Per kernel the median (min-max) over
 the rounds, per pair (top/base, base/stock, top/stock) the ratio round by
-round, judged by tools/benchlib/judge.py's rule: no verdict while the
+round, judged by tools/bench/benchlib/judge.py's rule: no verdict while the
 spread includes 1.0. Runs that failed are named and left out of the
 figures; a kernel not in the comparison is named with the reason.
 --page rewrites the section of FILE between its markers from the newest
@@ -22,8 +22,8 @@ import argparse
 import os
 import sys
 
-sys.dont_write_bytecode = True  # no __pycache__ in tools/benchlib
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no __pycache__ in tools/bench/benchlib
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench"))
 from benchlib import debian  # noqa: E402
 
 

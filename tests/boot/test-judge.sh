@@ -452,7 +452,7 @@ check_fails "run: the expected splat missing fails" \
 	run console-clean.log result-boot-smoke.ktap --config boot --expect-target tests --expect-splat "$km"
 check_fails "run: an expected splat but no result (crash) fails" \
 	run console-kmemleak.log result-no-plan.ktap --config boot --expect-target tests --expect-splat "$km"
-check "run: without --expect-target any XFAIL is accepted (tools/bench)" \
+check "run: without --expect-target any XFAIL is accepted (tools/bench/bench.sh)" \
 	run console-clean.log result-base-lockless.ktap --suites lockless
 expect "... and it says it did not judge by the manifest" out_has "not judged by qemu/expected"
 # Harness errors: a failure, and before anything boots.

@@ -3,7 +3,7 @@
 # kernel checkout: the key follows the tree and the build recipe (not the
 # commit id), "." and S61_KCACHE=0 never hit, put replaces whole entries and
 # keeps the newest; guest-test boots a cached kernel without calling
-# tools/build/kbuild.sh, and builds and stores one it does not have; tools/bench
+# tools/build/kbuild.sh, and builds and stores one it does not have; tools/bench/bench.sh
 # takes its two kernels (and both test modules) from the same cache.
 # tools/build/kbuild.sh, tools/build/testmod.sh, tools/build/deps.sh, qemu/mkinitramfs and qemu/run are
 # stubs here that log their calls: nothing is compiled or booted.
@@ -136,18 +136,18 @@ check "guest-test on '.' runs" "$gt" .
 check "guest-test on '.' built" grep -q '^kbuild --config boot \.' "$calls"
 check "the label of '.' says edits" grep -q -- "--label one+edits \[boot\]" "$calls"
 
-# put stores every --testmod it is given (tools/bench stores two).
+# put stores every --testmod it is given (tools/bench/bench.sh stores two).
 check "put with two test modules" "$kc" put bench base "$P/fakebuild/arch/x86/boot/bzImage" \
 	--testmod "$P/fakebuild/s61_shrinker_test.ko" --testmod "$P/fakebuild/s61_shrinker_aux.ko"
 eb=$("$kc" get bench base)
 check "the entry has both test modules" test -f "$eb/s61_shrinker_test.ko" -a -f "$eb/s61_shrinker_aux.ko"
 "$kc" clear >/dev/null 2>&1
 
-# tools/bench: a miss builds both kernels with both modules and stores them;
+# tools/bench/bench.sh: a miss builds both kernels with both modules and stores them;
 # the next run boots them from the cache without building. The stub qemu/run
 # reports nothing, so the runs themselves fail: only the calls count here.
 : >"$calls"
-"$P/tools/bench" --rounds 1 --p2-pairs 0 --no-docs --out "$t/bench1" >"$t/out" 2>&1
+"$P/tools/bench/bench.sh" --rounds 1 --p2-pairs 0 --no-docs --out "$t/bench1" >"$t/out" 2>&1
 check "bench on a cold cache built base and one" \
 	test "$(grep -c '^kbuild --config bench' "$calls")" = 2
 check "bench built the second test module under its own name" grep -q -- '--name s61_shrinker_aux' "$calls"
@@ -159,11 +159,11 @@ check "bench booted the cached image" grep -q -- "--kernel $ep/bzImage" "$calls"
 check "bench put both modules into the initramfs" \
 	grep -q -- "--add $ep/s61_shrinker_aux.ko:/s61/modules/s61_shrinker_aux.ko" "$calls"
 : >"$calls"
-"$P/tools/bench" --rounds 1 --p2-pairs 0 --no-docs --out "$t/bench2" >"$t/out" 2>&1
+"$P/tools/bench/bench.sh" --rounds 1 --p2-pairs 0 --no-docs --out "$t/bench2" >"$t/out" 2>&1
 if out_has "from the kernel cache"; then ok "bench says its kernels came from the cache"; else ko "bench says its kernels came from the cache" "$(cat "$t/out")"; fi
 check "a second bench run built nothing" bash -c "! grep -q '^kbuild\|^testmod' '$calls'"
 : >"$calls"
-S61_KCACHE=0 "$P/tools/bench" --rounds 1 --p2-pairs 0 --no-docs --out "$t/bench3" >"$t/out" 2>&1
+S61_KCACHE=0 "$P/tools/bench/bench.sh" --rounds 1 --p2-pairs 0 --no-docs --out "$t/bench3" >"$t/out" 2>&1
 check "bench with S61_KCACHE=0 builds" test "$(grep -c '^kbuild --config bench' "$calls")" = 2
 check "without the cache, bench boots a copy kept with the run" grep -q -- "--kernel $t/bench3/kernels/one/bzImage" "$calls"
 "$kc" clear >/dev/null 2>&1

@@ -2,7 +2,7 @@
 # Tests of how the tools take their arguments (issue #25 §2): a name or a
 # value that is wrong is refused, with a message that names it and the way
 # out, before any side effect. tools/build/kbuild.sh checks the branch/commit, the
-# config and -j before it takes the machine-wide build lock; tools/bench
+# config and -j before it takes the machine-wide build lock; tools/bench/bench.sh
 # exits 2 on a bad option or value and never calls tools/build/deps.sh (or apt-get)
 # for one; tools/boot/guest-test.sh names the branches for a name that is neither
 # a branch nor a commit (--expect-target is for a commit off the stack);
@@ -90,8 +90,8 @@ check_fails "kbuild: a good name builds (the stub make fails)" "$kb" one
 expect "... after taking the lock" grep -q "building one \[boot\]" "$lock.owner"
 expect "... and running make" grep -q "^make " "$calls"
 
-# ---- tools/bench: arguments before tools/build/deps.sh -----------------------------
-bench=$P/tools/bench
+# ---- tools/bench/bench.sh: arguments before tools/build/deps.sh -----------------------------
+bench=$P/tools/bench/bench.sh
 bench_refuses() {
 	local name=$1 want=$2
 	shift 2
@@ -112,7 +112,7 @@ bench_refuses "-b nosuch" "-b 'nosuch' is not a branch or commit" -b nosuch
 bench_refuses "-a two (the top, B's default)" "kernel A and B are both 'two'" -a two
 bench_refuses "--only nosuch" "--only: no bench test 'nosuch' (have: 10-p5-memory" --only p1-blocked,nosuch
 bench_refuses "--out on a file" "--out $P/branch-stack.txt exists and is not a directory" --out "$P/branch-stack.txt"
-bench_refuses "--report-only without a run" "--report-only: $t is not a tools/bench run directory" --report-only "$t"
+bench_refuses "--report-only without a run" "--report-only: $t is not a tools/bench/bench.sh run directory" --report-only "$t"
 # Good arguments do get to tools/build/deps.sh (a stub that says packages are missing).
 mark
 check_fails "bench with good arguments stops at the missing packages" \

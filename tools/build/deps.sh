@@ -22,7 +22,7 @@ declare -A groups=(
 	# nfs-kernel-server and rpcbind start their services when installed.
 	[coverage]="xfsprogs btrfs-progs f2fs-tools erofs-utils gfs2-utils mtd-utils
 		nfs-kernel-server nfs-common rpcbind mdadm bcache-tools quota attr dmsetup"
-	# tools/bench: perf in the guest (qemu/bins/bench.list), gnuplot for the plot
+	# tools/bench/bench.sh: perf in the guest (qemu/bins/bench.list), gnuplot for the plot
 	[bench]="linux-perf gnuplot-nox util-linux"
 	# tools/lava-jobs, tools/kcidb (validation with Debian's python3 and
 	# lava-common's job schema): what make check needs

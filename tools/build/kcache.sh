@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The kernel cache: what tools/boot/guest-test.sh and tools/bench built before
+# The kernel cache: what tools/boot/guest-test.sh and tools/bench/bench.sh built before
 # (bzImage, installed modules and the out-of-tree test modules), kept per
 # source tree and build recipe, so that booting a tip that was built before
 # needs no rebuild (the boot test's 13 tips, check-top's base run, the two

@@ -5,7 +5,7 @@
 # bench suite (rootfs-overlay/s61/tests/bench/bench.lib):
 #   S61BENCH {"w":"dcont","m":"setup_ms","v":1234.5,"n":50}
 # which the runner (/s61/debian-run) forwards as "# S61BENCH ..."
-# diagnostics to the result port; tools/benchlib reads them from
+# diagnostics to the result port; tools/bench/benchlib reads them from
 # result.ktap. A test measures and judges correctness (every unit ended,
 # every mount gone, ...): it fails when the workload went wrong, never
 # because a figure is slow. Parameters come from the kernel command line

@@ -23,7 +23,7 @@ ext=/mnt/p1-ext4
 tmp=/mnt/p1-tmpfs
 
 [ -f "$ko" ] || fail "no test module in the initramfs (tools/build/testmod.sh did not build it)"
-[ -f "$ko2" ] || fail "no $ko2 in the initramfs (tools/bench builds it)"
+[ -f "$ko2" ] || fail "no $ko2 in the initramfs (tools/bench/bench.sh builds it)"
 
 loaded=0 ext_mounted=0
 cleanup() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/bench-without on a synthetic kernel checkout: the ref it
+# Tests of tools/bench/bench-without.sh on a synthetic kernel checkout: the ref it
 # writes is the top with the one commit reverted (its tree), the stack's
 # branches and the checkout's working tree stay as they were, a revert
 # that does not apply leaves the ref alone, and bad arguments get exit 2
@@ -7,12 +7,12 @@
 # Seen to fail on: the stack-branch guard removed (check 9). The other
 # checks have not yet been run against a broken tool.
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 P=$t/proj
 project_copy "$P"
@@ -28,7 +28,7 @@ sed -i 's/^2$/two/' "$K/a.c" && g commit -qam one1
 sed -i 's/^8$/eight/' "$K/a.c" && g commit -qam one2 && g branch -q one
 sed -i 's/^5$/five/' "$K/a.c" && g commit -qam two1 && g branch -q two
 g checkout -q --detach base
-bw() { "$P/tools/bench-without" "$@"; }
+bw() { "$P/tools/bench/bench-without.sh" "$@"; }
 
 check "reverting one's tip from the top" bw nothing-one-tip one
 check "writes a ref whose tree is the top without that change" \
@@ -42,7 +42,7 @@ check "the checkout's HEAD and working tree are unchanged" \
 check "no worktree is left behind" bash -c "[ \$(git -C '$K' worktree list | wc -l) = 1 ]"
 first=$(g rev-parse nothing-one-tip)
 check "run again, the same commit (fixed identity and date)" \
-	bash -c "'$P/tools/bench-without' nothing-one-tip one && [ \"\$(git -C '$K' rev-parse nothing-one-tip)\" = $first ]"
+	bash -c "'$P/tools/bench/bench-without.sh' nothing-one-tip one && [ \"\$(git -C '$K' rev-parse nothing-one-tip)\" = $first ]"
 # A revert that conflicts: one~1 changed line 2, and 'two' is built on it;
 # make a commit on top that changes line 2 again.
 g checkout -q --detach two && sed -i 's/^two$/TWO/' "$K/a.c" && g commit -qam three && g branch -q three

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests of the P4-at-scale sweep and P6 in the benchmark report
-# (tools/bench-report.py, tools/benchlib/) and of the names tools/bench
+# (tools/bench/bench-report.py, tools/bench/benchlib/) and of the names tools/bench/bench.sh
 # gives a run's report files. The run directory is synthetic, made here: 3
 # rounds (A B, B A, A B) whose guests report the bench test 70-p4-sweep for
 # N = 250 and 500 memcgs and skip N = 1000, with figures chosen so that:
@@ -21,16 +21,16 @@
 # Each group names, in a comment, the breakage of the code it was seen to
 # fail on (the code broken on purpose, the test run, the code restored).
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 skip=0
 skip() { skip=$((skip + 1)); echo "ok $((pass + fail + skip)) $1 # SKIP $2"; }
 
-report=$here/tools/bench-report.py
+report=$here/tools/bench/bench-report.py
 rep() { python3 "$report" --runs "$1" --md "$1/out.md" --json "$1/out.json" --png "$1/out.png"; }
 js() { python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $2" "$1/out.json"; }
 # section DIR TITLE: the markdown section "## TITLE" of DIR/out.md
@@ -237,9 +237,9 @@ check "the recorded QUICK run has no sweep section, goal rows, plot or JSON keys
 	bash -c "! grep -qE '^## P4 at scale|^\| P4 at scale|^\| P6 |-sweep.png|P4 at scale' '$q/out.md' && test ! -e '$q/out-sweep.png' &&
 		python3 -c \"import json, sys; d = json.load(open(sys.argv[1])); sys.exit('sweep' in d or 'sweep_goals' in d)\" '$q/out.json'"
 
-# tools/bench in docs mode: every run kept under a dated name, its report
+# tools/bench/bench.sh in docs mode: every run kept under a dated name, its report
 # next to its JSON, and docs/benchmarks.md made anew as the page of the
-# newest full run of each kind (tools/bench-report.py --page).
+# newest full run of each kind (tools/bench/bench-report.py --page).
 # Broken, and the checks below that failed on it: report_name() without its
 # T -> - (it dies: every check from the first --report-only to the sweep
 # section); without the -A-vs-B part ("writes ...-vs-tests", both plot
@@ -257,7 +257,7 @@ P=$t/proj
 project_copy "$P"
 mkdir -p "$P/docs/bench"
 echo keep >"$P/docs/benchmarks.md"
-check "tools/bench --report-only of a run with A = top-no0004" "$P/tools/bench" --report-only "$o"
+check "tools/bench/bench.sh --report-only of a run with A = top-no0004" "$P/tools/bench/bench.sh" --report-only "$o"
 check "writes docs/bench/20261205-102030-full-top-no0004-vs-tests.{md,json}" \
 	test -s "$P/docs/bench/20261205-102030-full-top-no0004-vs-tests.md" -a -s "$P/docs/bench/20261205-102030-full-top-no0004-vs-tests.json"
 check "and the page docs/benchmarks.md with it as the 0004 section, no whole run yet" \
@@ -274,7 +274,7 @@ else
 	skip "with its plots under the same name" "no gnuplot"
 	skip "linked next to the markdown" "no gnuplot"
 fi
-check "tools/bench --report-only of a run with A = base" "$P/tools/bench" --report-only "$s"
+check "tools/bench/bench.sh --report-only of a run with A = base" "$P/tools/bench/bench.sh" --report-only "$s"
 check "writes docs/bench/20261205-102030-full.{json,md} and the page's whole run from it" \
 	bash -c "test -s '$P/docs/bench/20261205-102030-full.json' -a -s '$P/docs/bench/20261205-102030-full.md' &&
 		awk '/^## The latest whole run/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/benchmarks.md' | grep -q 'base.*677067a4675a\|\`base\`'"
@@ -292,16 +292,16 @@ so=$t/only
 cp -r "$s" "$so"
 echo "only=70-p4-sweep" >>"$so/meta.env"
 sed -i 's/^date=.*/date=2026-12-05T11:22:33Z/' "$so/meta.env"
-check "tools/bench --report-only of an --only run against base" "$P/tools/bench" --report-only "$so"
+check "tools/bench/bench.sh --report-only of an --only run against base" "$P/tools/bench/bench.sh" --report-only "$so"
 check "writes docs/bench/20261205-112233-full-only-70-p4-sweep.md" \
 	test -s "$P/docs/bench/20261205-112233-full-only-70-p4-sweep.md"
 check "the page's sweep section is that run, its whole run still the full one" \
 	bash -c "awk '/^## The memcg sweep against base/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/benchmarks.md' | grep -qF '20261205-112233-full-only-70-p4-sweep.json' &&
 		awk '/^## The latest whole run/ { b = 1; next } /^## / { b = 0 } b' '$P/docs/benchmarks.md' | grep -qF 'Raw samples: \`docs/bench/20261205-102030-full.json\`'"
 check "bench-report.py --page with a run directory is refused, naming --page" \
-	bash -c "! python3 '$here/tools/bench-report.py' --page '$t/x.md' --runs '$so' 2>'$t/err' && grep -q -- '--page takes only --dir' '$t/err'"
+	bash -c "! python3 '$here/tools/bench/bench-report.py' --page '$t/x.md' --runs '$so' 2>'$t/err' && grep -q -- '--page takes only --dir' '$t/err'"
 check "bench-report.py --page without a report directory is refused, naming --dir" \
-	bash -c "! python3 '$here/tools/bench-report.py' --page '$t/nowhere/x.md' 2>'$t/err' && grep -q -- '--dir' '$t/err' && test ! -e '$t/nowhere/x.md'"
+	bash -c "! python3 '$here/tools/bench/bench-report.py' --page '$t/nowhere/x.md' 2>'$t/err' && grep -q -- '--dir' '$t/err' && test ! -e '$t/nowhere/x.md'"
 
 echo "1..$((pass + fail + skip))"
 echo "bench-sweep-tests: $pass passed, $fail failed, $skip skipped"

@@ -39,7 +39,7 @@ PAIRS = (("top/base", "top", "base", "the series"),
 NOT_JUDGED = "not judged (a count)"
 BEGIN = "<!-- debian-compare: begin (tools/debian-report.py --page writes this section) -->"
 END = "<!-- debian-compare: end -->"
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 RC_MEANING = {"1": "a test failed, is missing or not as expected, or a splat",
               "2": "hang, crash, no result or no power-off",
               "3": "harness error",

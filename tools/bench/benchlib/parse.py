@@ -1,4 +1,4 @@
-"""Parse: a tools/bench run directory (meta.env, runs.env, runs/*/result.ktap)
+"""Parse: a tools/bench/bench.sh run directory (meta.env, runs.env, runs/*/result.ktap)
 into meta and runs, and the per-metric figures over the rounds (Stats).
 
 Every "S61BENCH {json}" line of the guests' KTAP results is a sample. Per run
@@ -41,7 +41,7 @@ def read_env(path):
 def load(rundir):
     meta = read_env(os.path.join(rundir, "meta.env"))
     if not meta:
-        die(f"{rundir} has no meta.env: not a tools/bench run directory")
+        die(f"{rundir} has no meta.env: not a tools/bench/bench.sh run directory")
     runs = []
     rinfo = {}
     rpath = os.path.join(rundir, "runs.env")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of the verdict rule of the benchmark report (tools/benchlib/judge.py,
+# Tests of the verdict rule of the benchmark report (tools/bench/benchlib/judge.py,
 # issue #16) on synthetic pair ratios, one check per branch: the spread of
 # the pairs includes 1.0, every pair faster, every pair slower, 1.0 exactly
 # at an end, a single pair, fewer than 5 pairs (indicative), a metric where
@@ -12,12 +12,12 @@
 # Each check names, in a comment, a broken variant of the code it was seen
 # to fail on (the rule broken on purpose, the check run, the code restored).
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 # jv NAME EXPR: the Python expression EXPR, with the names of
 # benchlib.judge, is true.
@@ -26,7 +26,7 @@ jv() {
 sys.dont_write_bytecode = True
 sys.path.insert(0, sys.argv[1])
 from benchlib.judge import *
-sys.exit(not ($2))" "$here/tools"
+sys.exit(not ($2))" "$here/tools/bench"
 }
 
 # 1. The rule, pair_verdict(ratios, higher_is_better).
@@ -89,7 +89,7 @@ mkdir "$d"
 cp "$here"/docs/bench/*.json "$d/"
 echo '[1, 2]' >"$d/list.json"
 echo 'not json' >"$d/notes.json"
-rep() { python3 "$here/tools/bench-report.py" --runs "$q" --md "$d/benchmarks.md" --json "$d/out.json" --png "$d/out.png"; }
+rep() { python3 "$here/tools/bench/bench-report.py" --runs "$q" --md "$d/benchmarks.md" --json "$d/out.json" --png "$d/out.png"; }
 # Broken: load_recorded() without its shape check (a list has no .setdefault).
 check "the report is written next to recorded runs and files that are not reports" rep
 # Broken: goals() judging P4 by its median pair ratio (1.061 -> "slower").
@@ -99,7 +99,7 @@ sys.path.insert(0, sys.argv[1])
 from benchlib.judge import headline
 d = json.load(open(sys.argv[2]))
 R = {k: v['ratios_b_over_a'] for k, v in d['summary'].items()}
-sys.exit(not all(g['verdict'] == headline(R, g['workload'])[1] for g in d['goals']))" "$here/tools" "$d/out.json"
+sys.exit(not all(g['verdict'] == headline(R, g['workload'])[1] for g in d['goals']))" "$here/tools/bench" "$d/out.json"
 # Broken: the report before issue #16 (P4 "NOT met (indicative)", rwsem first).
 check "P4 states the missing rwsem as a fact of construction, no verdict word" \
 	bash -c "grep '^| P4 |' '$d/benchmarks.md' | grep -q 'by construction tests takes no rwsem' &&

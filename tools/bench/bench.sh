@@ -3,15 +3,15 @@
 # the same config (qemu/configs/bench), booted in the same QEMU setup, the
 # guest "bench" suite (rootfs-overlay/s61/tests/bench) run on each, in
 # rounds A B, B A, A B, ... (the first boot of a round has an edge). Writes
-# through tools/bench-report.py, under a name per run so that every run is
+# through tools/bench/bench-report.py, under a name per run so that every run is
 # kept, docs/bench/<date>-<quick|full>[-<A>-vs-<B>].json (every raw sample)
 # and .png (and -sweep.png with the P4-at-scale sweep), <date> the run's
 # start (UTC, YYYYMMDD-HHMMSS), A-vs-B only when A is not base; and
 # docs/bench/<that name>.md (a run of --only TESTS gets -only-TESTS in its
-# name); then docs/benchmarks.md anew (tools/bench-report.py --page: the
+# name); then docs/benchmarks.md anew (tools/bench/bench-report.py --page: the
 # newest full whole run, memcg sweep and 0004 on/off run). Prints the table.
 #
-# Usage: tools/bench [options]
+# Usage: tools/bench/bench.sh [options]
 #   --quick          reduced run: 2 rounds, shorter workloads (make bench QUICK=1)
 #   --rounds N       rounds, each boots A then B (default 5, quick 2)
 #   -a BRANCH        kernel A (default: base)
@@ -31,7 +31,7 @@
 # (tools/build/kcache.sh, shared with tools/boot/guest-test.sh; S61_KCACHE=0 rebuilds), so
 # reruns do not rebuild. Exit: 0 when every boot reported its results
 # (goals not met do not fail the run; the report says so), 1 otherwise.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 # A bad argument is a usage error (exit 2), found before anything is
 # installed, built or created.
@@ -84,7 +84,7 @@ done
 [ -z "$out" ] || [ ! -e "$out" ] || [ -d "$out" ] || usage_error "--out $out exists and is not a directory"
 if [ -n "$report_only" ]; then
 	[ -f "$report_only/meta.env" ] ||
-		usage_error "--report-only: $report_only is not a tools/bench run directory (no meta.env)"
+		usage_error "--report-only: $report_only is not a tools/bench/bench.sh run directory (no meta.env)"
 else
 	# Kernels A and B: branches or commits of the checkout.
 	require_checkout
@@ -129,8 +129,8 @@ report() {
 	else
 		args=(--md "$dir/benchmarks.md" --json "$dir/bench.json" --png "$dir/bench.png")
 	fi
-	python3 "$S61_ROOT/tools/bench-report.py" --runs "$dir" "${args[@]}" || return 1
-	[ $docs = 0 ] || python3 "$S61_ROOT/tools/bench-report.py" --page "$S61_ROOT/docs/benchmarks.md"
+	python3 "$S61_ROOT/tools/bench/bench-report.py" --runs "$dir" "${args[@]}" || return 1
+	[ $docs = 0 ] || python3 "$S61_ROOT/tools/bench/bench-report.py" --page "$S61_ROOT/docs/benchmarks.md"
 }
 
 if [ -n "$report_only" ]; then
@@ -267,5 +267,5 @@ for ((r = 1; r <= p2pairs; r++)); do
 done
 echo "total_secs=$((SECONDS - t_start))" >>"$out/meta.env"
 info "runs done in $((SECONDS - t_start)) s (builds $build_secs s); raw results in $out"
-report "$out" || die "tools/bench-report.py failed on $out"
+report "$out" || die "tools/bench/bench-report.py failed on $out"
 exit $failed

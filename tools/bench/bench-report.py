@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Report of a tools/bench run: docs/benchmarks.md, the raw JSON, a PNG plot.
+"""Report of a tools/bench/bench.sh run: docs/benchmarks.md, the raw JSON, a PNG plot.
 
-Usage: tools/bench-report.py --runs DIR --md FILE --json FILE --png FILE
-       tools/bench-report.py --page FILE [--dir DIR]
+Usage: tools/bench/bench-report.py --runs DIR --md FILE --json FILE --png FILE
+       tools/bench/bench-report.py --page FILE [--dir DIR]
 
 --page writes docs/benchmarks.md (FILE) from the report JSONs in DIR
 (default: docs/bench next to FILE): the newest full run of each kind (the
@@ -10,7 +10,7 @@ whole run against base, the memcg sweep against base, the stack without
 the unit map against memcg-empty-units), each judged anew from its raw samples,
 then the table of every recorded run. It writes no JSON or plot.
 
-DIR is a tools/bench run directory (meta.env, runs.env, runs/r<N>-<kernel>/
+DIR is a tools/bench/bench.sh run directory (meta.env, runs.env, runs/r<N>-<kernel>/
 result.ktap). When the run has the P4-at-scale sweep (samples with an "n",
 the number of memcgs), the report judges it per N and draws a second plot
 next to FILE of --png: its name with "-sweep.png". Every "S61BENCH {json}" line of the guests' KTAP results is a
@@ -19,7 +19,7 @@ median of its samples; over the rounds the report gives the median and the
 min-max of those values, and the ratio B/A computed round by round (pairs).
 Prints the summary table on stdout. Python 3 standard library and gnuplot.
 
-The code is in three parts under tools/benchlib/: parse.py reads the run
+The code is in three parts under tools/bench/benchlib/: parse.py reads the run
 directory, judge.py holds the verdict rules, draw.py writes the tables, the
 plot and the cover-letter block. This file is the command line only.
 """
@@ -28,7 +28,7 @@ import argparse
 import os
 import sys
 
-sys.dont_write_bytecode = True  # no __pycache__ in tools/benchlib
+sys.dont_write_bytecode = True  # no __pycache__ in tools/bench/benchlib
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import draw, judge, parse  # noqa: E402
 
@@ -46,8 +46,8 @@ def judged(meta, runs):
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="tools/bench-report.py", description=__doc__.split("\n")[0])
-    ap.add_argument("--runs", help="tools/bench run directory")
+    ap = argparse.ArgumentParser(prog="tools/bench/bench-report.py", description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", help="tools/bench/bench.sh run directory")
     ap.add_argument("--md")
     ap.add_argument("--json")
     ap.add_argument("--png")
@@ -64,7 +64,7 @@ def main():
         parse.die("missing " + ", ".join("--" + o for o in missing)
                   + " (a run's report needs all four; or --page FILE for docs/benchmarks.md)")
     if not os.path.isdir(args.runs):
-        parse.die(f"no run directory {args.runs} (tools/bench prints it)")
+        parse.die(f"no run directory {args.runs} (tools/bench/bench.sh prints it)")
     meta, runs = parse.load(args.runs)
     nsamples = sum(len(r["samples"]) for r in runs)
     if nsamples == 0:
@@ -103,7 +103,7 @@ def report_of(path, md_path):
 
 def write_page(md_path, bench_dir):
     if not os.path.isdir(bench_dir):
-        parse.die(f"no report directory {bench_dir} (tools/bench writes docs/bench/; --dir names another)")
+        parse.die(f"no report directory {bench_dir} (tools/bench/bench.sh writes docs/bench/; --dir names another)")
     chosen = draw.page_runs(bench_dir)
     sections = {role: report_of(p, md_path) for role, p in chosen.items() if p}
     draw.page(md_path, bench_dir, sections)

@@ -1,6 +1,6 @@
-"""The code of tools/bench-report.py, in three parts:
+"""The code of tools/bench/bench-report.py, in three parts:
 
-parse.py  reads a tools/bench run directory (meta.env, runs.env, the guests'
+parse.py  reads a tools/bench/bench.sh run directory (meta.env, runs.env, the guests'
           KTAP results) and the recorded reports under docs/bench/;
 judge.py  the verdict rule on the pair ratios, the goals P1..P5 and, per
           N memcgs, P4 at scale and P6;

@@ -6,20 +6,20 @@
 # stack's own branches and commits are not touched (a temporary worktree
 # does the revert, so the checkout's working tree is never changed).
 #
-# Usage: tools/bench-without NAME COMMIT [TOP]
+# Usage: tools/bench/bench-without.sh NAME COMMIT [TOP]
 #   NAME    the ref to write (e.g. top-no0004); must not be a stack branch
 #   COMMIT  the commit to revert: an id, or BRANCH~N / BRANCH (the tip of a
 #           stack branch, e.g. mutex for mutex/0001)
 #   TOP     what to revert it from (default: the top of the stack)
-# Then: tools/bench -a NAME -b TOP ...
+# Then: tools/bench/bench.sh -a NAME -b TOP ...
 # The same inputs give the same tree, so the kernel cache (keyed by the
 # tree) reuses an earlier build. Exit 0 done, 1 the revert failed (the
 # ref is left as it was), 2 bad arguments.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 case ${1-} in -h|--help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
-	echo "usage: tools/bench-without NAME COMMIT [TOP] (see --help)" >&2
+	echo "usage: tools/bench/bench-without.sh NAME COMMIT [TOP] (see --help)" >&2
 	exit 2
 fi
 name=$1 commit=$2
@@ -27,18 +27,18 @@ require_checkout
 top=${3:-$(stack_top)}
 case $name in
 '' | -* | */* | *[!A-Za-z0-9._-]*)
-	echo "tools/bench-without: '$name' is not a plain ref name (letters, digits, . _ -)" >&2; exit 2 ;;
+	echo "tools/bench/bench-without.sh: '$name' is not a plain ref name (letters, digits, . _ -)" >&2; exit 2 ;;
 esac
 if stack_has_branch "$name"; then
-	echo "tools/bench-without: '$name' is a branch of the stack; choose another name (e.g. top-no0004)" >&2
+	echo "tools/bench/bench-without.sh: '$name' is a branch of the stack; choose another name (e.g. top-no0004)" >&2
 	exit 2
 fi
 c=$(kgit rev-parse -q --verify "$commit^{commit}") ||
-	{ echo "tools/bench-without: '$commit' is not a commit of $S61_LINUX" >&2; exit 2; }
+	{ echo "tools/bench/bench-without.sh: '$commit' is not a commit of $S61_LINUX" >&2; exit 2; }
 t=$(kgit rev-parse -q --verify "$top^{commit}") ||
-	{ echo "tools/bench-without: '$top' is not a commit of $S61_LINUX" >&2; exit 2; }
+	{ echo "tools/bench/bench-without.sh: '$top' is not a commit of $S61_LINUX" >&2; exit 2; }
 kgit merge-base --is-ancestor "$c" "$t" ||
-	{ echo "tools/bench-without: $commit is not in the history of $top" >&2; exit 2; }
+	{ echo "tools/bench/bench-without.sh: $commit is not in the history of $top" >&2; exit 2; }
 
 wt=$(mktemp -d "${TMPDIR:-/tmp}/s61-without.XXXXXX")
 cleanup() { kgit worktree remove --force "$wt" >/dev/null 2>&1; rm -rf "$wt"; }

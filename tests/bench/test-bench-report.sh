@@ -1,24 +1,24 @@
 #!/usr/bin/env bash
-# Tests of tools/bench-report.py on recorded guest results: the KTAP files
+# Tests of tools/bench/bench-report.py on recorded guest results: the KTAP files
 # of a real `make bench QUICK=1` run (tests/fixtures/bench-quick: 2 rounds,
 # 2 P2 pairs, base against tests, 2026-12-03), and variants of it made here
 # with known P2 figures. Checks that every raw sample reaches the JSON, that
 # ratios are taken pair by pair, that a verdict follows the pairs (the rule
-# itself: tests/test-bench-judge.sh),
+# itself: tests/bench/test-bench-judge.sh),
 # that runs under 5 rounds give indicative verdicts only, the derived P3
 # samples, the cover-letter block and the errors on bad input. Nothing is
 # booted; gnuplot is optional (the plot check says SKIP without it).
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 skip=0
 skip() { skip=$((skip + 1)); echo "ok $((pass + fail + skip)) $1 # SKIP $2"; }
 
-report=$here/tools/bench-report.py
+report=$here/tools/bench/bench-report.py
 fix=$here/tests/fixtures/bench-quick
 rep() { python3 "$report" --runs "$1" --md "$1/out.md" --json "$1/out.json" --png "$1/out.png"; }
 # jq-like access to the JSON without jq: python3 -c on out.json.
