@@ -14,10 +14,10 @@
 #                  the stack without memcg-empty-units against it
 #   make bench-page  docs/benchmarks.md anew from docs/bench/*.json (no runs)
 #   make deb       the top and base as Debian packages with Debian's own
-#                  config, reduced (tools/debian-deb; .work/debs/); DEB_ARGS
+#                  config, reduced (tools/debian/deb.sh; .work/debs/); DEB_ARGS
 #                  e.g. --flavour debug; never part of check
 #   make debian-compare  one Debian image booted on Debian's stock kernel, base
-#                  and the series built with Debian's config (tools/debian-compare;
+#                  and the series built with Debian's config (tools/debian/compare.sh;
 #                  docs/debian-bench/); DEBIAN_COMPARE_ARGS; never part of check
 # Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack;
 # check and check-top refuse any other), RACE_SECS (60; .ci/run pins it),
@@ -175,9 +175,9 @@ bisect-tests:
 stack-tests:
 	tests/stack/test-stack.sh
 
-# tools/debian-matrix with a stub guest test on synthetic uploads.
+# tools/debian/matrix.sh with a stub guest test on synthetic uploads.
 debian-matrix-tests:
-	tests/test-debian-matrix.sh
+	tests/debian/test-matrix.sh
 
 # tools/stack/stack.sh move / check-upstream between two synthetic uploads: clean
 # move, conflict + abort/continue/skip, interrupt, round trip (issue #26).
@@ -313,53 +313,53 @@ coverage: stack
 # lockless) where it applies; docs/debian-versions.md and .tsv. Never part
 # of check. MATRIX_ARGS: --no-boot, --versions V1,V2, --dry-run, --force.
 debian-matrix: stack
-	tools/debian-matrix $(MATRIX_ARGS)
+	tools/debian/matrix.sh $(MATRIX_ARGS)
 
 # The top (BRANCH) and base as Debian packages: Debian's amd64 config of the
-# stack's upload reduced to qemu/debian/modules.list (tools/debian-deb).
+# stack's upload reduced to qemu/debian/modules.list (tools/debian/deb.sh).
 # Times in docs/timings.md; docs/debian-system.md for what runs them.
 deb: stack
-	tools/debian-deb $(DEB_ARGS) $(BRANCH)
-	tools/debian-deb $(DEB_ARGS) base
+	tools/debian/deb.sh $(DEB_ARGS) $(BRANCH)
+	tools/debian/deb.sh $(DEB_ARGS) base
 
 # The deliberately broken kernels of debian-system/broken-variants, each
-# built into the top with Debian's reduced config (tools/debian-deb
+# built into the top with Debian's reduced config (tools/debian/deb.sh
 # --broken), installed in the Debian image and booted: the run must fail
-# with the tests the list names (tools/debian-broken; record
+# with the tests the list names (tools/debian/broken.sh; record
 # docs/debian-broken.tsv). A build of the top's tree each (~20 min with a
 # warm ccache) and a boot; never part of check. DEBIAN_BROKEN="NAME..."
 # for some of them.
 deb-broken: stack
 	set -e; for v in $(or $(DEBIAN_BROKEN),$(shell awk '!/^#/ && NF { print $$1 }' debian-system/broken-variants)); do \
-		tools/debian-broken $$v; done
+		tools/debian/broken.sh $$v; done
 
 # The debug flavour's run (issue #27): the newest debug .deb of .work/debs
 # (make deb DEB_ARGS=--flavour debug) in the Debian image, every test of
 # debian-smoke, debian-subsys and debian-bench but those of
-# debian-system/debug-left-out (tools/debian-debug-run; record
+# debian-system/debug-left-out (tools/debian/debug-run.sh; record
 # docs/debian-debug.tsv). About 45 min of TCG; never part of check.
 # DEBIAN_DEBUG_ARGS e.g. "--base" or "--left-out".
 deb-debug-run:
-	tools/debian-debug-run $(DEBIAN_DEBUG_ARGS)
+	tools/debian/debug-run.sh $(DEBIAN_DEBUG_ARGS)
 
 # The Debian 12 system image (docs/debian-system.md): Debian's stock kernel, or
 # DEBS="linux-image-....deb ..." installed with dpkg -i. Needs the network;
 # never part of check. DEBIAN_BOOT_ARGS="--suites debian-subsys" runs each
 # converted shrinker's subsystem with its Debian tool (about 3-4 min of TCG).
 debian-image:
-	tools/debian-image $(if $(DEBS),--deb $(DEBS),--kernel stock)
+	tools/debian/image.sh $(if $(DEBS),--deb $(DEBS),--kernel stock)
 
 debian-boot:
-	tools/debian-boot $(if $(DEBS),--deb $(DEBS),--kernel stock) $(DEBIAN_BOOT_ARGS)
+	tools/debian/boot.sh $(if $(DEBS),--deb $(DEBS),--kernel stock) $(DEBIAN_BOOT_ARGS)
 
-# tools/debian-image and tools/debian-boot with stub mmdebstrap, qemu and a
+# tools/debian/image.sh and tools/debian/boot.sh with stub mmdebstrap, qemu and a
 # stub QMP server (no network, ~25 s).
 debian-image-tests:
-	tests/test-debian-image.sh
+	tests/debian/test-image.sh
 
-# tools/debian-evidence.py on recorded debian-subsys results (~1 s).
+# tools/debian/evidence.py on recorded debian-subsys results (~1 s).
 debian-evidence-tests:
-	tests/test-debian-evidence.sh
+	tests/debian/test-evidence.sh
 
 # The same Debian image booted alternately on Debian's stock kernel, base
 # and the series built with Debian's reduced config (the .debs of make deb
@@ -368,35 +368,35 @@ debian-evidence-tests:
 # docs/debian-system.md. Needs the network; never part of check.
 # DEBIAN_COMPARE_ARGS e.g. "--rounds 5 --n 50" or "--kernels stock,top".
 debian-compare:
-	tools/debian-compare $(DEBIAN_COMPARE_ARGS)
+	tools/debian/compare.sh $(DEBIAN_COMPARE_ARGS)
 
-# tools/debian-compare and tools/debian-report.py with stub debian-image
+# tools/debian/compare.sh and tools/debian/report.py with stub debian-image
 # and debian-boot on synthetic samples (no boot, ~10 s).
 debian-compare-tests:
-	tests/test-debian-compare.sh
+	tests/debian/test-compare.sh
 
-# tools/debian-deb-check (run by tools/debian-deb on the s61-testmod
+# tools/debian/deb-check.sh (run by tools/debian/deb.sh on the s61-testmod
 # package it packs) on synthetic .debs: a good one passes, each broken one
 # fails; tools/build/testmod.sh refuses a bad --install.
 debian-deb-check-tests:
-	tests/test-debian-deb-check.sh
+	tests/debian/test-deb-check.sh
 
-# tools/debian-broken with stub debian-deb, debian-image and debian-boot
+# tools/debian/broken.sh with stub debian-deb, debian-image and debian-boot
 # (no build, no boot, ~2 s).
 debian-broken-tests:
-	tests/test-debian-broken.sh
+	tests/debian/test-broken.sh
 
-# tools/debian-debug-run with stub debian-image and debian-boot (no boot,
+# tools/debian/debug-run.sh with stub debian-image and debian-boot (no boot,
 # ~2 s).
 # subsys.sh and the debian-subsys binder and balloon tests on a fake /sys,
 # /proc and /boot, and how debian-system/expected judges what they say (~5 s).
 debian-subsys-tests:
-	tests/test-debian-subsys.sh
+	tests/debian/test-subsys.sh
 
-# tools/debian-quilt export: order, DEP-3 fields, diffs, bad input (seconds,
+# tools/debian/quilt.sh export: order, DEP-3 fields, diffs, bad input (seconds,
 # no download).
 debian-quilt-tests:
-	tests/test-debian-quilt.sh --export-only
+	tests/debian/test-quilt.sh --export-only
 
 # The quilt export applied to Debian's linux source package of the base
 # (about 140 MB, cached under the shared cache; the tree compared with
@@ -404,14 +404,14 @@ debian-quilt-tests:
 # of check: docs/debian-packaging.md.
 debian-quilt-check: stack
 	@tools/build/deps.sh debian-quilt
-	tests/test-debian-quilt.sh
+	tests/debian/test-quilt.sh
 
 # tools/lint-docs on fixtures: work-diary wording and stray dates (~1 s).
 lint-docs-tests:
 	tests/test-lint-docs.sh
 
 debian-debug-run-tests:
-	tests/test-debian-debug-run.sh
+	tests/debian/test-debug-run.sh
 
 clean-work:
 	rm -rf .work

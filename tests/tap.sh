@@ -77,7 +77,7 @@ snapshot() {
 	(cd "$t/proj" && find patches branch-stack.txt -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
 }
 # Synthetic Debian uploads for the tests of tools/stack/stack.sh move and
-# tools/debian-matrix. make_source VERSION SCRIPT: a linux-source tree of
+# tools/debian/matrix.sh. make_source VERSION SCRIPT: a linux-source tree of
 # that version (Debian's top-level "/*" ignore rule included), changed by
 # SCRIPT run in the tree, as the tarball $t/src-VERSION.tar.xz.
 make_source() {
@@ -154,15 +154,15 @@ with_state() {
 		/^s61-exit: / && !done { print "# s61-tainted: " ta; print "# s61-debug-locks: " dl; done = 1 }
 		{ print }' "$1" >"$2"
 }
-# stub_debian_image: a stand-in $P/tools/debian-image that logs its
+# stub_debian_image: a stand-in $P/tools/debian/image.sh that logs its
 # arguments ("debian-image ARGS") to $calls and prints an empty $t/disk.img
 # as the image (for the tests of the tools that boot the Debian image).
 stub_debian_image() {
-	cat >"$P/tools/debian-image" <<EOF
+	cat >"$P/tools/debian/image.sh" <<EOF
 #!/usr/bin/env bash
 echo "debian-image \$*" >>"$calls"
 : >"$t/disk.img"
 echo "$t/disk.img"
 EOF
-	chmod +x "$P/tools/debian-image"
+	chmod +x "$P/tools/debian/image.sh"
 }

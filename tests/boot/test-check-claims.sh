@@ -269,7 +269,7 @@ run
 check "a row of another stack (patches/ changed since): exit 1, stale" \
 	fails_with "FAIL broken-aa (test smoke.x): stale record: its run of 2026-12-06 was on stack" "today's is $(sid) (patches/ or branch-stack.txt changed since)"
 check "... the Debian records too" \
-	fails_with "FAIL broken-dd (Debian, debian-subsys.ext4,debian-subsys.binder): stale record" 'to run: tools/debian-broken broken-dd'
+	fails_with "FAIL broken-dd (Debian, debian-subsys.ext4,debian-subsys.binder): stale record" 'to run: tools/debian/broken.sh broken-dd'
 good
 sed -i 's/^Subject: \[PATCH\] p1$/Subject: [PATCH] p1, reworded/; s/^Why\.$/Why, at length./' "$P/patches/prep/0001-p1.patch"
 run
@@ -331,7 +331,7 @@ sed -i '/^broken-dd\t/d' "$P/docs/debian-broken.tsv"
 run
 # broken on: the Debian lines not read (no Debian check at all).
 check "a Debian variant without a record: exit 1, its run named" \
-	fails_with 'FAIL broken-dd (Debian, debian-subsys.ext4,debian-subsys.binder): no record in docs/debian-broken.tsv: never run' 'to run: tools/debian-broken broken-dd'
+	fails_with 'FAIL broken-dd (Debian, debian-subsys.ext4,debian-subsys.binder): no record in docs/debian-broken.tsv: never run' 'to run: tools/debian/broken.sh broken-dd'
 good
 ddocs 'broken-dd debian-subsys.ext4'
 run
@@ -362,7 +362,7 @@ run
 check "a due Debian variant with another stack's record: exit 0" test $rc = 0
 said "... said due, with its reason and the stale record" \
 	'due  broken-dd (Debian, debian-subsys.ext4,debian-subsys.binder): not claimed (no Debian build of this stack yet): ' \
-	'check-claims: ' ', 0 failed, 1 due (' 'due: tools/debian-broken broken-dd'
+	'check-claims: ' ', 0 failed, 1 due (' 'due: tools/debian/broken.sh broken-dd'
 sed -i 's/| \*\*due\*\*: last caught on another stack |/| **caught** |/' "$P/docs/debian-system.md"
 run
 # broken on: the document's row not read for a due variant (its old

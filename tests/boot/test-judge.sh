@@ -693,7 +693,7 @@ check "state: N (KUnit ran: the debug kernel) passes" st $((4096 + 262144)) 1
 # E (unsigned module) is no flag of a kernel of ours (issue 38 §2): the
 # QEMU configs have no MODULE_SIG, our .debs sign the test module with the
 # kernel's key; only Debian's stock kernel may show it, allowed there by
-# tools/debian-boot's --allow-taint E. seen failing with: TAINT_EXPECTED
+# tools/debian/boot.sh's --allow-taint E. seen failing with: TAINT_EXPECTED
 # 'OEN' (E allowed in every run, as before).
 check_fails "state: E (unsigned module, bit 13) fails by default" st $((4096 + 8192)) 1
 expect "... naming the flag" out_has "tainted (12288: O E): E (bit 13: unsigned module loaded); this run allows only ON"

@@ -215,12 +215,12 @@ mv "$t/mails" "$t/moved"
 check_fails "b4-series roundtrip without DIR after the mails were removed fails" "$b4t" roundtrip
 expect "... saying where the last send wrote" out_has "the last 'send' wrote to $t/mails, which is gone"
 
-# ---- tools/debian-deb: names and values before the config and the lock ----
+# ---- tools/debian/deb.sh: names and values before the config and the lock ----
 # Seen failing on: the branch check removed ("naming it and the branches"
 # and "no apt-get was run" fail: git refuses later, after apt-get); the
 # flavour check removed ("naming the two flavours"); the fetch error
 # without the madison hint ("naming the package version").
-dd=$P/tools/debian-deb
+dd=$P/tools/debian/deb.sh
 mark
 check_fails "debian-deb: an unknown branch fails" "$dd" nosuch
 expect "... naming it and the branches, base included" out_has "'nosuch' is not a branch of branch-stack.txt (branches: one two base)"
@@ -232,7 +232,7 @@ expect "... naming it" out_has "-j needs a positive number, not '0'"
 check_fails "debian-deb: two branches fail" "$dd" one two
 expect "... saying one at a time" out_has "one branch at a time ('one' and 'two')"
 check_fails "debian-deb: an unknown option fails" "$dd" --falvour debug
-expect "... pointing to --help" out_has "unknown option '--falvour' (tools/debian-deb --help)"
+expect "... pointing to --help" out_has "unknown option '--falvour' (tools/debian/deb.sh --help)"
 # Seen failing on: each of the three --broken checks removed (the run went
 # on to the config and apt-get).
 mkdir -p "$P/tests/broken"

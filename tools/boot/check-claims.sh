@@ -5,7 +5,7 @@
 # Usage: tools/boot/check-claims.sh
 # The source of a claim is its data: the "# fails:" line of a diff of
 # tests/broken/ (what tools/boot/broken-variants.sh runs), and a line of
-# debian-system/broken-variants (what tools/debian-broken runs). Each such
+# debian-system/broken-variants (what tools/debian/broken.sh runs). Each such
 # variant needs a row of its record (docs/broken-variants.tsv,
 # docs/debian-broken.tsv)
 #   - whose diff_sha1 is that of the diff as it is now,
@@ -63,7 +63,7 @@ drecord=$S61_ROOT/docs/debian-broken.tsv
 ddue=$S61_ROOT/debian-system/broken-due
 rel() { echo "${1#"$S61_ROOT"/}"; }
 for f in "$docs" "$record" "$dlist" "$drecord" "$ddocs"; do
-	[ -f "$f" ] || die "no $(rel "$f"): check-claims reads the claims of docs/testing.md and docs/debian-system.md, the variants of debian-system/broken-variants and the records of tools/boot/broken-variants.sh and tools/debian-broken (restore it from git: git checkout -- $(rel "$f"))"
+	[ -f "$f" ] || die "no $(rel "$f"): check-claims reads the claims of docs/testing.md and docs/debian-system.md, the variants of debian-system/broken-variants and the records of tools/boot/broken-variants.sh and tools/debian/broken.sh (restore it from git: git checkout -- $(rel "$f"))"
 done
 # The records' columns, as their tools write them.
 rec_header=$(printf '# name\tdiff_sha1\tstack_id\ttop_tree\tverdict\tcaught_by\tfailed_cases\tfirst_splat\tseconds\tdate')
@@ -71,7 +71,7 @@ drec_header=$(printf '# name\tdiff_sha1\tstack_id\tverdict\tcaught_by\tfailed\tv
 [ "$(head -n 1 "$record")" = "$rec_header" ] ||
 	die "$(rel "$record"): its header is not tools/boot/broken-variants.sh' ($(head -n 1 "$record" | tr '\t' ' ')); want: $(tr '\t' ' ' <<<"$rec_header")"
 [ "$(head -n 1 "$drecord")" = "$drec_header" ] ||
-	die "$(rel "$drecord"): its header is not tools/debian-broken's ($(head -n 1 "$drecord" | tr '\t' ' ')); want: $(tr '\t' ' ' <<<"$drec_header")"
+	die "$(rel "$drecord"): its header is not tools/debian/broken.sh's ($(head -n 1 "$drecord" | tr '\t' ' ')); want: $(tr '\t' ' ' <<<"$drec_header")"
 now=$(stack_id) || die "cannot compute today's stack id from branch-stack.txt and patches/"
 
 # claims: the claims of docs/testing.md, "NAME<TAB>LINE<TAB>FOR", FOR the
@@ -302,7 +302,7 @@ while read -r name tests _; do
 		dtorun+=("$name")
 		continue
 	fi
-	ko "$name (Debian, $tests): $why; run tools/debian-broken $name"
+	ko "$name (Debian, $tests): $why; run tools/debian/broken.sh $name"
 	dtorun+=("$name")
 done <"$dlist"
 [ ${#dtests[@]} -gt 0 ] || die "debian-system/broken-variants names no variant (NAME TESTS OPTIONS)"
@@ -337,7 +337,7 @@ sorted() { tr ',' '\n' <<<"$1" | sort | paste -sd, -; }
 while IFS=$'\t' read -r name line tests; do
 	drow[$name]=1
 	if [ -z "${dtests[$name]:-}" ]; then
-		ko "$name (docs/debian-system.md:$line): no line in debian-system/broken-variants: tools/debian-broken never runs it"
+		ko "$name (docs/debian-system.md:$line): no line in debian-system/broken-variants: tools/debian/broken.sh never runs it"
 	elif [ "$(sorted "$tests")" != "$(sorted "${dtests[$name]}")" ]; then
 		ko "$name (docs/debian-system.md:$line): must fail '$tests', but debian-system/broken-variants says '${dtests[$name]}'"
 	elif [ -n "${due[$name]:-}" ] && ! grep -q '\*\*due\*\*' <<<"$(sed -n "${line}p" "$ddocs")"; then
@@ -354,7 +354,7 @@ done
 if [ $bad = 0 ]; then
 	echo "check-claims: $n passed, 0 failed, $ndue due (every claim matches its variant's data, and every claimed variant has a current record of today's stack $now, caught by its claimed catcher; a due variant is not claimed)"
 	for name in "${dtorun[@]}"; do
-		echo "due: tools/debian-broken $name"
+		echo "due: tools/debian/broken.sh $name"
 	done
 	exit 0
 fi
@@ -362,6 +362,6 @@ echo "check-claims: $((n - bad)) passed, $bad failed, $ndue due (today's stack: 
 [ ${#torun[@]} = 0 ] ||
 	echo "to run: tools/boot/broken-variants.sh ${torun[*]}   (or: make broken-variants BROKEN=\"${torun[*]}\")"
 for name in "${dtorun[@]}"; do
-	echo "to run: tools/debian-broken $name"
+	echo "to run: tools/debian/broken.sh $name"
 done
 exit 1

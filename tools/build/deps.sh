@@ -30,7 +30,7 @@ declare -A groups=(
 	# tools/lava-local-run (lava-run) and lavacli: never in make check,
 	# lava-dispatcher pulls in systemd-sysv and libguestfs
 	[lava-run]="lava-dispatcher lavacli"
-	# tools/debian-quilt, tests/test-debian-quilt.sh: Debian's source package
+	# tools/debian/quilt.sh, tests/debian/test-quilt.sh: Debian's source package
 	[debian-quilt]="quilt dpkg-dev"
 )
 

@@ -127,7 +127,7 @@ record_put() {
 }
 
 # build_lock WHAT: one kernel build at a time on this machine (two on 2
-# cores only thrash): tools/build/kbuild.sh and tools/debian-deb, from any clone or
+# cores only thrash): tools/build/kbuild.sh and tools/debian/deb.sh, from any clone or
 # worktree, take this lock (fd 9) first and hold it until they exit
 # (checkout included, so a build never sees its tree switched under it).
 build_lock() {
@@ -189,8 +189,8 @@ stack_branch_of() {
 	echo "$below"
 }
 
-# The Debian packages of tools/debian-deb (tools/debian-compare,
-# tools/debian-debug-run, tools/debian-broken pick them the same way).
+# The Debian packages of tools/debian/deb.sh (tools/debian/compare.sh,
+# tools/debian/debug-run.sh, tools/debian/broken.sh pick them the same way).
 # deb_field FILE FIELD: a field of a .deb's control file (fails when FILE
 # is no .deb).
 deb_field() {
@@ -198,7 +198,7 @@ deb_field() {
 }
 
 # deb_newest FILE...: the newest (by modification time) of the FILEs that
-# exist (an unexpanded glob is none); nothing when none does. tools/debian-deb
+# exist (an unexpanded glob is none); nothing when none does. tools/debian/deb.sh
 # leaves older builds beside the new ones.
 deb_newest() {
 	local f best=
@@ -212,7 +212,7 @@ deb_newest() {
 # deb_testmod KVER VERSION FILE...: the newest of the FILEs that is the test
 # module package of kernel KVER: package s61-testmod-KVER, or one that
 # depends on linux-image-KVER; of version VERSION only, when VERSION is not
-# empty (tools/debian-deb gives both packages of a build the same version).
+# empty (tools/debian/deb.sh gives both packages of a build the same version).
 deb_testmod() {
 	local kver=$1 version=$2 f dep
 	local -a hits=()
@@ -234,7 +234,7 @@ deb_testmod() {
 # line's package and version and, in stack order, the diff part of every
 # patch (from its first "diff --git" line: the message, the diffstat and
 # the file's name change no tree). The same id builds the same tree. A record of a run on
-# the top (tools/boot/broken-variants.sh, tools/debian-broken) stores it; a record
+# the top (tools/boot/broken-variants.sh, tools/debian/broken.sh) stores it; a record
 # of another id ran on another kernel (tools/boot/check-claims.sh calls it stale).
 stack_id() {
 	local b f
@@ -293,7 +293,7 @@ ktap_caught_by() {
 # for: their measurements come first) and, when $only names tests, its
 # shrinker-debugfs test to $only. debian-smoke is the only Debian suite
 # that checks the shrinker debugfs (and that the kernel booted, systemd's
-# state); tools/debian-compare and tools/debian-broken run it in every boot.
+# state); tools/debian/compare.sh and tools/debian/broken.sh run it in every boot.
 with_debian_smoke() {
 	case ",$suites," in *,debian-smoke,*) ;; *) suites=$suites,debian-smoke ;; esac
 	if [ -n "$only" ]; then

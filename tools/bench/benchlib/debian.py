@@ -1,7 +1,7 @@
-"""The Debian system comparison (tools/debian-compare, issue #27 section 3):
+"""The Debian system comparison (tools/debian/compare.sh, issue #27 section 3):
 up to three kernels on one Debian image, stock (Debian's 6.1.192-3), base
 and top (base and the series, built with Debian's reduced config), each
-booted once per round. Reads a tools/debian-compare run directory (meta.env,
+booted once per round. Reads a tools/debian/compare.sh run directory (meta.env,
 runs.env, runs/r<N>-<kernel>/result.ktap), takes the debian-bench samples
 of parse.DEBIAN_ROWS per kernel and the pair ratios X/Y round by round for
 the pairs top/base (the series), base/stock (the config) and top/stock,
@@ -9,11 +9,11 @@ judges them by judge.pair_verdict (no verdict while the spread of a pair's
 ratios includes 1.0) and writes the report: markdown, raw JSON, one
 gnuplot PNG, and the section of docs/debian-system.md between its markers.
 
-A run that failed (tools/debian-boot's exit not 0) or never finished is
+A run that failed (tools/debian/boot.sh's exit not 0) or never finished is
 named in the report with its reason; its samples are in the JSON but in no
 figure. A kernel left out of the comparison (no .deb for it yet) is named
-with the reason tools/debian-compare recorded. A known splat that
-tools/debian-boot allowed in a run (debian-system/known-splats: a defect of
+with the reason tools/debian/compare.sh recorded. A known splat that
+tools/debian/boot.sh allowed in a run (debian-system/known-splats: a defect of
 that kernel, fixed upstream; the run's known-splats file) does not fail
 it: the run counts, and the report names the splat and its count.
 """
@@ -37,7 +37,11 @@ PAIRS = (("top/base", "top", "base", "the series"),
          ("base/stock", "base", "stock", "the config"),
          ("top/stock", "top", "stock", "both"))
 NOT_JUDGED = "not judged (a count)"
-BEGIN = "<!-- debian-compare: begin (tools/debian-report.py --page writes this section) -->"
+BEGIN = "<!-- debian-compare: begin (tools/debian/report.py --page writes this section) -->"
+# The begin line as a page has it: by its name, whatever its note in
+# parentheses says (a page written before the tools moved names the
+# report by its old path); the section written starts with BEGIN.
+BEGIN_LINE = re.compile(r"^<!-- debian-compare: begin\b[^\n]*-->$", re.M)
 END = "<!-- debian-compare: end -->"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 RC_MEANING = {"1": "a test failed, is missing or not as expected, or a splat",
@@ -67,7 +71,7 @@ def runs_env(path):
 
 
 def problem_of(log):
-    """What tools/debian-boot's output says went wrong: its RUN PROBLEM,
+    """What tools/debian/boot.sh's output says went wrong: its RUN PROBLEM,
     HARNESS ERROR, failed tests and splat lines, at most 3."""
     if not os.path.exists(log):
         return ""
@@ -82,7 +86,7 @@ def problem_of(log):
 
 
 def known_splats(path):
-    """The known splats tools/debian-boot allowed in a run (its OUT/known-splats:
+    """The known splats tools/debian/boot.sh allowed in a run (its OUT/known-splats:
     a line "COUNT<TAB>UPSTREAM-ID<TAB>TITLE" per entry of debian-system/known-splats
     for the run's target and config), those seen (COUNT above 0)."""
     out = []
@@ -92,19 +96,19 @@ def known_splats(path):
         for i, line in enumerate(f, 1):
             parts = line.rstrip("\n").split("\t")
             if len(parts) != 3 or not parts[0].isdigit():
-                die(f"{path} line {i}: want COUNT<TAB>UPSTREAM-ID<TAB>TITLE (tools/debian-boot writes it), not {line.strip()!r}")
+                die(f"{path} line {i}: want COUNT<TAB>UPSTREAM-ID<TAB>TITLE (tools/debian/boot.sh writes it), not {line.strip()!r}")
             if int(parts[0]):
                 out.append({"count": int(parts[0]), "upstream": parts[1], "title": parts[2]})
     return out
 
 
 def load(rundir):
-    """meta and runs of a tools/debian-compare run directory. A run is one
+    """meta and runs of a tools/debian/compare.sh run directory. A run is one
     boot of one kernel in one round: its samples, results, exit code (rc,
     None when it never finished), position in its round and problem."""
     meta = read_env(os.path.join(rundir, "meta.env"))
     if not meta or "kernels" not in meta:
-        die(f"{rundir} has no meta.env naming kernels=: not a tools/debian-compare run directory")
+        die(f"{rundir} has no meta.env naming kernels=: not a tools/debian/compare.sh run directory")
     kernels = [k for k in meta["kernels"].split(",") if k]
     bad = [k for k in kernels if k not in KERNELS]
     if not kernels or bad:
@@ -135,7 +139,7 @@ def load(rundir):
                 run["problem"] = "never finished (the comparison was interrupted or stopped before it)"
             elif run["rc"] != "0":
                 p = problem_of(os.path.join(rundir, "runs", f"r{r}-{k}.log"))
-                run["problem"] = (f"tools/debian-boot exit {run['rc']} "
+                run["problem"] = (f"tools/debian/boot.sh exit {run['rc']} "
                                   f"({RC_MEANING.get(run['rc'], 'unknown exit')})" + (f": {p}" if p else ""))
             runs.append(run)
     return meta, runs
@@ -265,7 +269,7 @@ def markdown(meta, runs, R, png, have_png, json_path):
     failed = [r for r in runs if not ok(r)]
     kernels = meta["kernels"].split(",")
     L = [f"# Debian system: {', '.join(kernels)} ({meta.get('stamp', '?')})", ""]
-    L.append(f"`tools/debian-compare` (issue #27 section 3): one Debian 12 image "
+    L.append(f"`tools/debian/compare.sh` (issue #27 section 3): one Debian 12 image "
              f"(`{meta.get('image_key', '?')}`), booted on each kernel once per round, "
              f"{meta.get('rounds')} round{'' if meta.get('rounds') == '1' else 's'}, the order rotated "
              f"per round; QEMU TCG, "
@@ -412,7 +416,8 @@ def page(md_path, rep_dir):
         die(f"no {md_path}")
     with open(md_path) as f:
         text = f.read()
-    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+    begins = list(BEGIN_LINE.finditer(text))
+    if len(begins) != 1 or text.count(END) != 1 or begins[0].start() > text.index(END):
         die(f"{md_path} needs the lines '{BEGIN}' and '{END}', once each and in that order: "
             f"the section between them is what is written")
     recs = []
@@ -450,7 +455,7 @@ def page(md_path, rep_dir):
                      f"| {d['meta'].get('rounds')} | {len(d.get('failed') or [])} |")
     L.append("")
     L.append(END)
-    i, j = text.index(BEGIN), text.index(END) + len(END)
+    i, j = begins[0].start(), text.index(END) + len(END)
     with open(md_path, "w") as f:
         f.write(text[:i] + "\n".join(L) + text[j:])
     print(f"wrote the comparison section of {md_path} ({len(recs)} recorded)")

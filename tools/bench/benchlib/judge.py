@@ -58,7 +58,7 @@ DIRECTION = {
     ("p6", "umount_p50_ms"): (False, FASTER),
     ("p6", "umount_p99_ms"): (False, FASTER),
     ("p6", "umount_max_ms"): (False, FASTER),
-    # The Debian system comparison (parse.DEBIAN_ROWS; tools/debian-compare):
+    # The Debian system comparison (parse.DEBIAN_ROWS; tools/debian/compare.sh):
     # a pair there is X/Y of two of stock, base and top, X better when the
     # ratio is under 1 for a time. dcont.limit_events is a count, not judged.
     ("dcont", "setup_ms"): (False, FASTER),

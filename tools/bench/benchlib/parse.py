@@ -367,7 +367,7 @@ def host_loads(runs):
     return out
 
 
-# The Debian system comparison (tools/debian-compare, issue #27 section 3):
+# The Debian system comparison (tools/debian/compare.sh, issue #27 section 3):
 # the samples of the guest suite debian-bench, per kernel (stock, base, top)
 # over the rounds. The dcont samples carry "n" (the containers of the run):
 # taken per (w, m, n), one row per N seen.

@@ -2,7 +2,7 @@
 # Tests of the Debian system's guest suites and of how the host judges
 # them (issue 38 §1): the helpers of debian-subsys (subsys.sh) and its test
 # scripts, run on this host against a fake /sys, /proc and /boot (the
-# guest paths moved into $g by sed, as tests/test-debian-image.sh does;
+# guest paths moved into $g by sed, as tests/debian/test-image.sh does;
 # modprobe, modinfo, mount and the workloads are stubs: nothing is loaded
 # or mounted), and qemu/ktap-summary with debian-system/expected on
 # results that carry what the guest could not judge:
@@ -27,8 +27,8 @@
 # shellcheck disable=SC2016  # guest shell text, expanded there
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
 fx=$here/tests/fixtures/debian-image
@@ -258,7 +258,7 @@ python3 "$here/qemu/ktap-summary" --expect "$t/bad.expected" --target top --conf
 expect "an unknown outcome is a harness error, listing the known ones" \
 	bash -c "[ $? = 2 ] && grep -q 'is none of PASS, SKIP, XFAIL, REFUSE-LINE, ALLOW-LINE' '$t/out'"
 # seen failing with: debian-system/expected with a REFUSE-LINE without
-# its regex (the manifest must stay usable: tools/debian-boot's --check).
+# its regex (the manifest must stay usable: tools/debian/boot.sh's --check).
 check "the repository's debian-system/expected is usable (--check)" \
 	judge --check --target top --config debian-s61
 

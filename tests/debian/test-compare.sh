@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Tests of tools/debian-compare and tools/debian-report.py (issue #27,
-# section 3) with stub tools/debian-image and tools/debian-boot: nothing is
+# Tests of tools/debian/compare.sh and tools/debian/report.py (issue #27,
+# section 3) with stub tools/debian/image.sh and tools/debian/boot.sh: nothing is
 # built or booted. The stub boot writes, per run, the synthetic samples of
 # tests/fixtures/debian-compare/samples.txt (known figures, named there).
 # Checked: bad input refused with exit 2 before any image or boot; the
@@ -21,8 +21,8 @@
 # restored; 2026-12-06, 63 breaks, every check caught at least one).
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$here/tests/fixtures/debian-compare
 new_project
 skip=0
@@ -37,9 +37,9 @@ export S61_WORK=$P/.work S61_CACHE=$t/cache
 calls=$t/calls
 : >"$calls"
 
-# tools/debian-image: logs its arguments, makes KEY/disk.img holding the
+# tools/debian/image.sh: logs its arguments, makes KEY/disk.img holding the
 # release of each kernel (stock, and each linux-image .deb's), prints it.
-cat >"$P/tools/debian-image" <<EOF
+cat >"$P/tools/debian/image.sh" <<EOF
 #!/bin/bash
 STOCK=linux-image-6.1.0-57-amd64
 echo "image \$*" >>"$calls"
@@ -51,15 +51,15 @@ for a in "\$@"; do
 done
 echo "\$d/disk.img"
 EOF
-# tools/debian-boot: --list-kernels reads the stub image; a boot logs its
+# tools/debian/boot.sh: --list-kernels reads the stub image; a boot logs its
 # arguments and writes result.ktap (the samples of its round and kernel,
 # from the name of --out: r<N>-<kernel>), seconds and verdict.
 # STUB_FAIL=r2-top: that boot fails (exit 1, a RUN PROBLEM line);
 # STUB_SLEEP=r1-stock: that boot sleeps (with a child) until it is killed,
 # its processes' ids in $t/stub-pids; STUB_KNOWN=r1-base: that boot passes
 # with 106 lines of a known splat allowed (its known-splats file and line
-# as tools/debian-boot writes them).
-cat >"$P/tools/debian-boot" <<EOF
+# as tools/debian/boot.sh writes them).
+cat >"$P/tools/debian/boot.sh" <<EOF
 #!/bin/bash
 out='' kver='' image='' list=0
 args="\$*"
@@ -105,9 +105,9 @@ fi
 echo 0 >"\$out/verdict"
 echo "4 passed, 0 failed, 0 skipped"
 EOF
-chmod +x "$P/tools/debian-image" "$P/tools/debian-boot"
+chmod +x "$P/tools/debian/image.sh" "$P/tools/debian/boot.sh"
 
-dc() { "$P/tools/debian-compare" "$@"; }
+dc() { "$P/tools/debian/compare.sh" "$@"; }
 rc_is() {
 	local want=$1 rc=0
 	shift
@@ -274,10 +274,10 @@ expect "the markdown has the table with the pairs" \
 mark
 F=$t/runfail
 # seen failing on: the exit status of a failed boot ignored (exit 0).
-expect "a boot fails (r2 top): exit 1" rc_is 1 env STUB_FAIL=r2-top "$P/tools/debian-compare" --debs "$D" --out "$F" --no-docs
+expect "a boot fails (r2 top): exit 1" rc_is 1 env STUB_FAIL=r2-top "$P/tools/debian/compare.sh" --debs "$D" --out "$F" --no-docs
 # seen failing on: the warning of a failed boot removed; the loop stopping
 # at the first failure.
-says "  ... says which" "round 2 top: tools/debian-boot exit 2" "1 boot(s) failed: r2-top"
+says "  ... says which" "round 2 top: tools/debian/boot.sh exit 2" "1 boot(s) failed: r2-top"
 # seen failing on: the loop stopping at the first failure.
 expect "  ... the rounds after it still run (9 boots)" test "$(grep -c '^boot ' "$calls")" = 9
 # seen failing on: runs.env written only for boots that passed.
@@ -285,7 +285,7 @@ expect "  ... its run directory and log kept, its exit in runs.env" \
 	bash -c "test -s '$F/runs/r2-top/result.ktap' -a -s '$F/runs/r2-top.log' && grep -q '^round=2 order=[1-3] kernel=top .* rc=2 ' '$F/runs.env'"
 # seen failing on: the failed runs' list left out of the markdown.
 expect "  ... the report names it with the reason" \
-	grep -q '^- r2 top: tools/debian-boot exit 2 (hang, crash, no result or no power-off): RUN PROBLEM: stub: the guest hung in dp2' "$F/report.md"
+	grep -q '^- r2 top: tools/debian/boot.sh exit 2 (hang, crash, no result or no power-off): RUN PROBLEM: stub: the guest hung in dp2' "$F/report.md"
 # seen failing on: load.ok() true for every run (the failed run counted).
 expect "  ... and leaves it out of the figures: top/base over rounds 1 and 3 only" \
 	test "$(pair "$F/report.json" dcont setup_ms top/base)" = "faster (indicative) 0.818,0.818"
@@ -297,7 +297,7 @@ expect "  ... the JSON keeps its samples and lists it as failed" \
 mark
 K=$t/runknown
 expect "a boot passes with a known splat allowed (r1 base): exit 0" \
-	rc_is 0 env STUB_KNOWN=r1-base "$P/tools/debian-compare" --debs "$D" --out "$K" --no-docs
+	rc_is 0 env STUB_KNOWN=r1-base "$P/tools/debian/compare.sh" --debs "$D" --out "$K" --no-docs
 # seen failing on: the known splat lines of a boot's log not shown.
 says "  ... says so on the terminal" "  known splat of base (config debian-s61) allowed, .*: 106 console line(s)"
 # seen failing on: the run's known-splats file not read (load()).
@@ -334,7 +334,7 @@ mark
 expect "5 rounds of base and top (--kernels base,top, --deb)" \
 	rc_is 0 dc --deb "$D/$TOP" "$D/$BASE" --kernels base,top --rounds 5 --out "$t/run5" --no-docs
 # seen failing on: --n passed always (a default of 20 over the tests' own).
-expect "  ... without --n, no --n to tools/debian-boot (the tests' own N)" \
+expect "  ... without --n, no --n to tools/debian/boot.sh (the tests' own N)" \
 	test "$(grep -c -- '^boot .* --n ' "$calls")" = 0
 # seen failing on: the rotation removed.
 expect "  ... base top, top base, ... alternate" \
@@ -379,7 +379,7 @@ sed -i '/debian-compare: end/d' "$P/docs/debian-system.md"
 # seen failing on: the marker check removed and a missing end marker taken
 # as the end of the file (exit 0).
 expect "--page without the end marker: exit 1, names the markers" \
-	rc_is 1 python3 "$P/tools/debian-report.py" --page "$P/docs/debian-system.md"
+	rc_is 1 python3 "$P/tools/debian/report.py" --page "$P/docs/debian-system.md"
 # seen failing on: the marker check removed (with or without the append).
 says "  ... names them" "needs the lines" "debian-compare: end"
 cp "$t/doc" "$P/docs/debian-system.md"
@@ -394,7 +394,7 @@ mark
 rm -f "$t/stub-pids"
 I=$t/runint
 # (env: in a background job SIGINT starts ignored and cannot be trapped)
-STUB_SLEEP=r1-base env --default-signal=INT "$P/tools/debian-compare" --debs "$D" --out "$I" --no-docs >"$t/out" 2>&1 &
+STUB_SLEEP=r1-base env --default-signal=INT "$P/tools/debian/compare.sh" --debs "$D" --out "$I" --no-docs >"$t/out" 2>&1 &
 pid=$!
 for _ in $(seq 100); do [ ! -s "$t/stub-pids" ] || break; sleep 0.1; done
 read -r spid sleeper <"$t/stub-pids"
@@ -424,7 +424,7 @@ expect "  ... --report-only reports what was kept, naming the rest" rc_is 0 dc -
 # seen failing on: the meaning of exit 130 dropped; the failed runs' list
 # left out of the markdown; every run taken as passed.
 expect "  ... the interrupted boot and those never run are named" \
-	bash -c "grep -q '^- r1 base: tools/debian-boot exit 130 (interrupted)' '$I/report.md' && grep -q '^- r3 top: never finished' '$I/report.md'"
+	bash -c "grep -q '^- r1 base: tools/debian/boot.sh exit 130 (interrupted)' '$I/report.md' && grep -q '^- r3 top: never finished' '$I/report.md'"
 
 echo "1..$((pass + fail + skip))"
 echo "debian-compare-tests: $pass passed, $fail failed, $skip skipped"

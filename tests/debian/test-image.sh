@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Tests of the Debian system image (issue #27): tools/debian-image and
-# tools/debian-boot refuse bad arguments (a message that names the problem
+# Tests of the Debian system image (issue #27): tools/debian/image.sh and
+# tools/debian/boot.sh refuse bad arguments (a message that names the problem
 # and the way out, before anything is built or booted); the image's cache
 # key changes with the package list (its names, not its comments), a file
 # of the overlay, the guest helpers or a .deb's content, and with nothing
 # else; a second run reuses the image; a failed or interrupted build leaves
-# no image and no temporary directory; and tools/debian-boot judges the
+# no image and no temporary directory; and tools/debian/boot.sh judges the
 # recorded results of tests/fixtures/debian-image (a good run, a missing
 # test, no "s61-exit:" line, a hang, no power-off, a console splat, the
 # suite debian-subsys and a SKIP in it, the suite debian-bench and its
@@ -27,14 +27,14 @@
 # run there, then restored; 2026-12-06, 56 breaks, every check caught at
 # least one; 14 more for the debian-subsys checks at the end; 3 more for
 # the test module's package, s61-testmod-*; 9 more for debian-subsys.binder's
-# counts; 14 more for the known splats: 10 of tools/debian-boot, 4 of
+# counts; 14 more for the known splats: 10 of tools/debian/boot.sh, 4 of
 # qemu/run). Every exit-status check of a refusal also failed when
-# tools/debian-image's usage_err exited 1 (not 2) and when
-# tools/debian-boot's usage() exited 1 (not 3).
+# tools/debian/image.sh's usage_err exited 1 (not 2) and when
+# tools/debian/boot.sh's usage() exited 1 (not 3).
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$here/tests/fixtures/debian-image
 new_project
 mkdir -p "$P/rootfs-overlay/s61"
@@ -155,8 +155,8 @@ rc_is() {
 	"$@" >"$t/out" 2>&1 || rc=$?
 	[ "$rc" = "$want" ] || { echo "exit $rc, want $want" >>"$t/out"; return 1; }
 }
-img() { "$P/tools/debian-image" "$@"; }
-boot() { "$P/tools/debian-boot" "$@"; }
+img() { "$P/tools/debian/image.sh" "$@"; }
+boot() { "$P/tools/debian/boot.sh" "$@"; }
 key() { img --kernel stock --free 8 --print-key; }
 # deb NAME VERSION: a .deb of package NAME in $t/debs/NAME.deb.
 deb() {
@@ -169,7 +169,7 @@ deb linux-image-6.1.0-test-amd64 1
 deb hello-s61 1
 deb s61-testmod-6.1.0-test-amd64 1
 
-# ---- tools/debian-image: refusals, before anything is built --------------
+# ---- tools/debian/image.sh: refusals, before anything is built --------------
 # seen failing on: the check of "no kernel" removed (the build went on).
 mark
 expect "image: no kernel refused (exit 2), names --kernel stock and --deb" \
@@ -304,7 +304,7 @@ expect "build: --deb copies the .deb in and installs it with dpkg -i in the chro
 	called "sync-in $IMGS/.tmp-.*/debs /root/s61-debs.*chroot \"\$1\" sh -c \"dpkg -i /root/s61-debs/\*.deb\""
 k9=$(img --kernel stock --free 9 --print-key)
 # seen failing on: the failure branch exiting 0.
-expect "failure: a failed mmdebstrap exits 1" rc_is 1 env STUB_STRAP=fail "$P/tools/debian-image" --kernel stock --free 9
+expect "failure: a failed mmdebstrap exits 1" rc_is 1 env STUB_STRAP=fail "$P/tools/debian/image.sh" --kernel stock --free 9
 # seen failing on: the log's tail not shown.
 says "failure: mmdebstrap's error and its log named" "E: stub: cannot reach the mirror" "build-$k9.log"
 # seen failing on: the image written into KEY/ directly (a failed build left
@@ -314,7 +314,7 @@ expect "failure: no image, no temporary directory left" \
 # Ctrl-C: the terminal signals the whole process group (TERM here: a
 # background job of a script ignores SIGINT).
 rm -f "$t/strap-sleeps"
-STUB_STRAP="sleep" setsid "$P/tools/debian-image" --kernel stock --free 8 --rebuild >"$t/out" 2>&1 &
+STUB_STRAP="sleep" setsid "$P/tools/debian/image.sh" --kernel stock --free 8 --rebuild >"$t/out" 2>&1 &
 pid=$!
 for _ in $(seq 100); do [ ! -e "$t/strap-sleeps" ] || break; sleep 0.1; done
 kill -TERM -- -"$(ps -o pgid= -p "$pid" | tr -d ' ')"
@@ -328,7 +328,7 @@ says "interrupt: says what it removes" "interrupted: removing the unfinished bui
 # seen failing on: the old image removed before the build (--rebuild).
 expect "interrupt: the image a --rebuild would replace is still there" test -f "$image"
 
-# ---- tools/debian-boot: refusals -------------------------------------------
+# ---- tools/debian/boot.sh: refusals -------------------------------------------
 mark
 expect "boot: no image and no kernel refused (exit 3)" rc_is 3 boot
 # seen failing on: the which-image check removed (a bare "no such file").
@@ -360,13 +360,13 @@ expect "boot: no refusal started QEMU or built an image" no_calls
 expect "boot: --list-kernels names the image's kernel" rc_is 0 boot --image "$image" --list-kernels
 says "boot: --list-kernels" "6.1.0-test-amd64"
 
-# ---- tools/debian-boot: judging the recorded results ----------------------
+# ---- tools/debian/boot.sh: judging the recorded results ----------------------
 # run NAME EXIT [ARGS]: a boot with STUB_QEMU=NAME exits EXIT.
 run() {
 	local name=$1 want=$2
 	shift 2
 	expect "judge: $name: exit $want" rc_is "$want" env STUB_QEMU="$name" \
-		"$P/tools/debian-boot" --image "$image" --quiet --out "$t/run-$name" "$@"
+		"$P/tools/debian/boot.sh" --image "$image" --quiet --out "$t/run-$name" "$@"
 }
 mark
 # seen failing on: the "s61-exit: 0" check inverted.
@@ -515,7 +515,7 @@ says "boot: --mem: says what it wants" "want a size of 256M or more"
 # allows them.
 ksf=$P/debian-system/known-splats
 cp "$ksf" "$t/known-splats.orig"
-# seen failing on: tools/debian-boot not passing its entries' --allow-splat
+# seen failing on: tools/debian/boot.sh not passing its entries' --allow-splat
 # to the scan; qemu/run's judge_splats ignoring --allow-splat.
 run known 0 --suites debian-subsys --target base --config debian-s61
 # seen failing on: the count taken as 0 whatever qemu/run said (a prefix
@@ -542,7 +542,7 @@ says "known: the same console on Debian's stock kernel (target base, config debi
 expect "known: ... no known splat allowed for it" out_lacks "known splat of"
 # seen failing on: qemu/run returning 0 once any line was allowed.
 run known-other 1 --suites debian-subsys --target base --config debian-s61
-# seen failing on: the same; tools/debian-boot not passing --allow-splat.
+# seen failing on: the same; tools/debian/boot.sh not passing --allow-splat.
 says "known: another splat beside the allowed ones still fails base, named" \
 	"KERNEL SPLAT" "WARNING: CPU: 1 PID: 3000" "KNOWN SPLAT (allowed: "
 # seen failing on: the allowed lines kept among the others.
@@ -583,7 +583,7 @@ cp "$t/known-splats.orig" "$ksf"
 # STUB_QEMU=gfs2 adds the three reports of
 # tests/fixtures/judge/det-console-gfs2-backing-dev.log to the console
 # and ends tainted W (512); gfs2-taint only the taint.
-# seen failing with: tools/debian-boot passing a report entry as
+# seen failing with: tools/debian/boot.sh passing a report entry as
 # --allow-splat (its Call Traces splats); the taint not allowed
 # (targs not passed to ktap-summary).
 for tg in top base; do
@@ -610,7 +610,7 @@ bad_line "a report entry whose IN-REGEX grep -E refuses" 'base debian-s61 "^x$" 
 cp "$t/known-splats.orig" "$ksf"
 
 # Taint E (unsigned module; issue 38 §2): Debian's stock kernel (target
-# base, config debian) does not have our key, so tools/debian-boot allows E
+# base, config debian) does not have our key, so tools/debian/boot.sh allows E
 # there alone; a .deb of ours (config debian-s61, base or top) signs the
 # test module with the kernel's own key and must never show it.
 # STUB_QEMU=taint-e ends the subsys run tainted O and E (12288).
@@ -642,7 +642,7 @@ run bench 1 --suites debian-bench --config debian-debug
 says "judge: bench: dp1's SKIP under another config is not as expected" "debian-bench.dp1" "not as expected"
 # The samples as tools/bench/benchlib reads them (its parse.load on a run
 # directory of one round holding the recorded result): every workload and
-# metric tools/debian-compare judges, dcont's with "n".
+# metric tools/debian/compare.sh judges, dcont's with "n".
 # seen failing on: the fixture's dcont lines without their "n" member
 # (sed); dcont's umount_p99_ms renamed in the fixture.
 mkdir -p "$t/bl/runs/r1-a" "$t/bl/runs/r1-b"

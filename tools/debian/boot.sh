@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Boot the Debian 12 system image of tools/debian-image in QEMU (TCG) with
+# Boot the Debian 12 system image of tools/debian/image.sh in QEMU (TCG) with
 # systemd as PID 1 and judge its suites on the host (issue #27).
 #
-# Usage: tools/debian-boot [--image FILE | --kernel stock | --deb FILE...] [options]
-#   --image FILE     a disk.img of tools/debian-image; without it the image
-#                    of --kernel/--deb (passed to tools/debian-image, which
+# Usage: tools/debian/boot.sh [--image FILE | --kernel stock | --deb FILE...] [options]
+#   --image FILE     a disk.img of tools/debian/image.sh; without it the image
+#                    of --kernel/--deb (passed to tools/debian/image.sh, which
 #                    builds it or takes it from its cache)
 #   --kver VERSION   the kernel of the image's /boot to boot (default: the
 #                    only one, or the newest); --list-kernels names them
@@ -68,7 +68,7 @@
 # or harness error (no image, no such kernel, a failed image build, a
 # malformed line of debian-system/known-splats, a console scan that did
 # not run: qemu/run --scan-console exiting other than 0 or 1).
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 set -u
 
 SYS=$S61_ROOT/debian-system
@@ -126,7 +126,7 @@ mem_mib=$((mem_b / 1048576))
 [ -z "$image" ] || [ ${#imgargs[@]} = 0 ] ||
 	usage "--image and ${imgargs[0]}: give the image, or the kernels to build (or reuse) one with, not both"
 [ -n "$image" ] || [ ${#imgargs[@]} -gt 0 ] ||
-	usage "which image? --image FILE (tools/debian-image prints it), or --kernel stock / --deb FILE to make one"
+	usage "which image? --image FILE (tools/debian/image.sh prints it), or --kernel stock / --deb FILE to make one"
 why=$("$S61_ROOT/qemu/run" --check-append "$append" 2>&1) || usage "${why#qemu/run: }"
 ks() { python3 "$S61_ROOT/qemu/ktap-summary" "$@"; }
 kargs=(--suites "$suites" --tests-dir "$TESTS" --expect "$MANIFEST" --target "$target" --config "$config")
@@ -182,15 +182,15 @@ for c in qemu-system-x86_64 debugfs; do
 done
 
 if [ -z "$image" ]; then
-	image=$("$S61_ROOT/tools/debian-image" "${imgargs[@]}") ||
-		usage "tools/debian-image ${imgargs[*]} failed (above); nothing booted"
+	image=$("$S61_ROOT/tools/debian/image.sh" "${imgargs[@]}") ||
+		usage "tools/debian/image.sh ${imgargs[*]} failed (above); nothing booted"
 fi
-[ -f "$image" ] || usage "--image $image: no such file (tools/debian-image prints the path of the image it built)"
+[ -f "$image" ] || usage "--image $image: no such file (tools/debian/image.sh prints the path of the image it built)"
 
 # The kernels of the image: /boot/vmlinuz-VERSION with its initrd.img-VERSION.
 boot_ls=$(debugfs -R 'ls -p /boot' "$image" 2>&1) || usage "debugfs cannot read /boot of $image: $boot_ls"
 kernels=$(awk -F/ '$6 ~ /^vmlinuz-/ { sub(/^vmlinuz-/, "", $6); print $6 }' <<<"$boot_ls" | sort -V)
-[ -n "$kernels" ] || usage "$image has no /boot/vmlinuz-*: not an image of tools/debian-image"
+[ -n "$kernels" ] || usage "$image has no /boot/vmlinuz-*: not an image of tools/debian/image.sh"
 if [ "$list" = 1 ]; then
 	echo "$kernels"
 	exit 0
@@ -309,7 +309,7 @@ targs=()
 # E (unsigned module) only on Debian's stock kernel (target base, config
 # debian), which does not have our key: it cannot verify a module of ours.
 # Never on a .deb of ours (config debian-s61, base or the series): make
-# deb signs the test module with the kernel's own key (tools/debian-deb-check
+# deb signs the test module with the kernel's own key (tools/debian/deb-check.sh
 # holds it to that), so E there is a module the kernel could not verify.
 [ "$target" != base ] || [ "$config" != debian ] || targs+=(--allow-taint E)
 for i in "${!kre[@]}"; do

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The debug flavour's run on the Debian system (issue #27: the same
 # workload for >= 10 minutes with zero reports): the debug .deb
-# (tools/debian-deb --flavour debug: KASAN, lockdep, PROVE_RCU, kmemleak)
+# (tools/debian/deb.sh --flavour debug: KASAN, lockdep, PROVE_RCU, kmemleak)
 # installed in the Debian image with dpkg, booted with systemd, and every
 # test of debian-smoke, debian-subsys and debian-bench run but the ones
 # debian-system/debug-left-out names (a report of 6.1.192 itself, fixed
-# upstream, not in 6.1.y). tools/debian-boot judges it as every run: the
+# upstream, not in 6.1.y). tools/debian/boot.sh judges it as every run: the
 # manifest, the splat scan, taint; a KASAN, lockdep, RCU or kmemleak report
 # fails it.
 #
-# Usage: tools/debian-debug-run [--base] [--left-out] [options]
+# Usage: tools/debian/debug-run.sh [--base] [--left-out] [options]
 #   --base         base's debug flavour (linux-image-*-s61basedbg_*.deb,
 #                  judged as target base) instead of the top's (-s61dbg_,
 #                  target top); config debian-s61 for both
@@ -20,29 +20,29 @@
 #                  newest kernel package of the flavour and its
 #                  s61-testmod package of the same version
 #   --deb FILE...  the kernel .deb and its s61-testmod .deb instead
-#   --machine M    QEMU's machine, passed to tools/debian-boot: q35 (the
+#   --machine M    QEMU's machine, passed to tools/debian/boot.sh: q35 (the
 #                  default) or pc. On pc the debug kernel under TCG can
 #                  take longer than ACPICA's 30 s While-loop limit in the
 #                  DSDT's _PRT, and the virtio-balloon device is then left
 #                  without an interrupt route (docs/debian-system.md)
-#   --timeout S    passed to tools/debian-boot (default 5400)
+#   --timeout S    passed to tools/debian/boot.sh (default 5400)
 #   --test-timeout S  each test's limit in the guest (s61.test_timeout=,
 #                  default 1800; the runner's own default of 600 s is what
 #                  memcg-scopes takes on this flavour: 562-599 s on pc,
 #                  over 600 s once on q35)
-#   --out DIR      tools/debian-boot's --out (default
+#   --out DIR      tools/debian/boot.sh's --out (default
 #                  .work/debian-runs/debug-<time>)
 # Record: docs/debian-debug.tsv, a line per run, every run kept: date,
 # kernel package version, what ran (all-but-left-out or left-out), the
-# tests left out, tools/debian-boot's exit, seconds, the run directory,
+# tests left out, tools/debian/boot.sh's exit, seconds, the run directory,
 # QEMU's machine, and the known splats and reports of
 # debian-system/known-splats the run carried ("UPSTREAM-ID:COUNT", comma
-# separated, from tools/debian-boot's OUT/known-splats; "-" none; "?" no
+# separated, from tools/debian/boot.sh's OUT/known-splats; "-" none; "?" no
 # such file: the boot ended before its scan). A file whose header lacks
 # that column gets it.
-# Exit: tools/debian-boot's (0 pass; 1 a test failed or a splat; 2 hang or
+# Exit: tools/debian/boot.sh's (0 pass; 1 a test failed or a splat; 2 hang or
 # crash; 3 harness error); 2 bad usage (nothing booted).
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 set -u
 
 usage_error() {
@@ -75,7 +75,7 @@ while [ $# -gt 0 ]; do
 	--out)
 		[ -n "${2:-}" ] || usage_error "--out needs a directory"
 		out=$2; shift ;;
-	*) usage_error "unknown argument '$1' (tools/debian-debug-run --help)" ;;
+	*) usage_error "unknown argument '$1' (tools/debian/debug-run.sh --help)" ;;
 	esac
 	shift
 done
@@ -124,11 +124,11 @@ fi
 # The packages: the kernel of the flavour and its test module.
 if [ ${#debs[@]} = 0 ]; then
 	kdeb=$(deb_newest "$debsdir"/linux-image-*-"$flav"_*.deb)
-	[ -n "$kdeb" ] || usage_error "no linux-image-*-${flav}_*.deb in $debsdir (build it: tools/debian-deb --flavour debug$([ "$base" = 1 ] && echo ' base'))"
+	[ -n "$kdeb" ] || usage_error "no linux-image-*-${flav}_*.deb in $debsdir (build it: tools/debian/deb.sh --flavour debug$([ "$base" = 1 ] && echo ' base'))"
 	kpkg=$(deb_field "$kdeb" Package) || usage_error "cannot read $kdeb"
 	version=$(deb_field "$kdeb" Version) || usage_error "cannot read $kdeb"
 	tdeb=$(deb_testmod "${kpkg#linux-image-}" "$version" "$debsdir"/s61-testmod-*.deb)
-	[ -n "$tdeb" ] || usage_error "no s61-testmod-${kpkg#linux-image-}_${version}_amd64.deb beside ${kdeb##*/} (tools/debian-deb builds both)"
+	[ -n "$tdeb" ] || usage_error "no s61-testmod-${kpkg#linux-image-}_${version}_amd64.deb beside ${kdeb##*/} (tools/debian/deb.sh builds both)"
 	debs=("$kdeb" "$tdeb")
 fi
 for d in "${debs[@]}"; do [ -f "$d" ] || usage_error "--deb $d: no such file"; done
@@ -142,14 +142,14 @@ kver=${kpkg#linux-image-}
 
 [ -n "$out" ] || out=$S61_WORK/debian-runs/debug-$(date -u +%Y%m%d-%H%M%S)
 mkdir -p "$(dirname "$out")" || die "cannot make $(dirname "$out")"
-img=$("$S61_ROOT/tools/debian-image" --deb "${debs[@]}" | tail -n 1)
-[ -f "$img" ] || die "tools/debian-image made no image"
+img=$("$S61_ROOT/tools/debian/image.sh" --deb "${debs[@]}" | tail -n 1)
+[ -f "$img" ] || die "tools/debian/image.sh made no image"
 info "$kver ($version), target $target, machine $machine: $what: --only $only${left[*]:+ (left out: ${left[*]})}"
 t0=$SECONDS
 # The record reads OUT/known-splats of this boot only: an earlier run's
 # file in a reused OUT (--out, or two runs in one second) is not this one's.
 rm -f "$out/known-splats" || die "cannot remove $out/known-splats of an earlier run"
-"$S61_ROOT/tools/debian-boot" --machine "$machine" --image "$img" --kver "$kver" --target "$target" --config debian-s61 \
+"$S61_ROOT/tools/debian/boot.sh" --machine "$machine" --image "$img" --kver "$kver" --target "$target" --config debian-s61 \
 	--suites "$suites" --only "$only" --append "s61.test_timeout=$ttimeout" --timeout "$timeout" --out "$out" --quiet
 rc=$?
 rec=$S61_ROOT/docs/debian-debug.tsv
@@ -162,5 +162,5 @@ if [ -f "$out/known-splats" ]; then
 fi
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%F)" "$version" "$what" "$(IFS=,; echo "${left[*]:--}")" \
 	"$rc" "$((SECONDS - t0))" "${out##*/}" "$machine" "$allowed" >>"$rec" || die "cannot write docs/debian-debug.tsv"
-info "tools/debian-boot exit $rc after $((SECONDS - t0)) s; run $out; known splats and reports carried: $allowed; recorded in docs/debian-debug.tsv"
+info "tools/debian/boot.sh exit $rc after $((SECONDS - t0)) s; run $out; known splats and reports carried: $allowed; recorded in docs/debian-debug.tsv"
 exit "$rc"

@@ -2,27 +2,27 @@
 # A deliberately broken kernel as a Debian package, seen failing the Debian
 # system's suites (issue #27; the rule of issue #14: a test that cannot
 # fail is a defect). The diff tests/broken/NAME.diff is built into the top
-# of the stack with Debian's reduced config (tools/debian-deb --broken
+# of the stack with Debian's reduced config (tools/debian/deb.sh --broken
 # NAME: linux-image-6.1.N-s61brk and its s61-testmod package), installed
 # into the Debian image with dpkg like any .deb of ours, booted with
-# systemd (tools/debian-boot, judged as the top under config debian-s61:
+# systemd (tools/debian/boot.sh, judged as the top under config debian-s61:
 # every test must PASS there) and the run must FAIL, with the tests the
 # diff's header names among the failures.
 #
-# Usage: tools/debian-broken [--deb FILE...] [--timeout S] NAME
+# Usage: tools/debian/broken.sh [--deb FILE...] [--timeout S] NAME
 #   NAME         a diff of tests/broken/ (without .diff) with a line in
 #                debian-system/broken-variants:
 #                  NAME  TEST[,TEST...]  OPTIONS...
 #                TESTs: the Debian tests (SUITE.NAME) that must be "not ok"
-#                in the run's result; OPTIONS: for tools/debian-boot
+#                in the run's result; OPTIONS: for tools/debian/boot.sh
 #                (--suites, which is required, --only, --append ...; split
 #                on blanks, no quotes). debian-smoke is added to --suites
 #                and its shrinker-debugfs test to --only, as in every boot
-#                of tools/debian-compare. The diff itself is the one tools/boot/broken-variants.sh
+#                of tools/debian/compare.sh. The diff itself is the one tools/boot/broken-variants.sh
 #                runs in QEMU; its header stays that tool's.
 #   --deb FILE.deb...  the broken .debs (linux-image-*-s61brk_* and its
 #                s61-testmod-*) instead of building them
-#   --timeout S  passed to tools/debian-boot (default 1800)
+#   --timeout S  passed to tools/debian/boot.sh (default 1800)
 # Record: docs/debian-broken.tsv, one line per variant (replaced when it
 # runs again): name, sha1 of the diff, the stack id (stack_id of
 # tools/lib/lib.sh; "-" for given .debs whose version does not name the
@@ -39,7 +39,7 @@
 # A build (no --deb) is of the kernel checkout's top, which must be the
 # stack of patches/ (tools/stack/stack.sh status: every branch exported, none behind).
 # Exit: 0 caught; 1 MISSED or error; 2 bad usage (nothing built or booted).
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 set -u
 
 usage_error() {
@@ -57,7 +57,7 @@ while [ $# -gt 0 ]; do
 	--timeout)
 		[[ ${2:-} =~ ^[1-9][0-9]*$ ]] || usage_error "--timeout '${2:-}': want a whole number of seconds above 0"
 		timeout=$2; shift ;;
-	-*) usage_error "unknown option '$1' (tools/debian-broken --help)" ;;
+	-*) usage_error "unknown option '$1' (tools/debian/broken.sh --help)" ;;
 	*)
 		[ -z "$name" ] || usage_error "one variant at a time ('$name' and '$1')"
 		name=${1%.diff} ;;
@@ -73,7 +73,7 @@ line=$(awk -v n="$name" '$1 == n { print; exit }' "$list")
 [ -n "$line" ] ||
 	usage_error "$name has no line in debian-system/broken-variants (NAME TESTS OPTIONS; the ones there: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$list"))"
 read -r _ fails runline <<<"$line"
-[ -n "$runline" ] || usage_error "debian-system/broken-variants: the line of $name has no tools/debian-boot options (NAME TESTS OPTIONS)"
+[ -n "$runline" ] || usage_error "debian-system/broken-variants: the line of $name has no tools/debian/boot.sh options (NAME TESTS OPTIONS)"
 case $runline in *[\"\']*) usage_error "debian-system/broken-variants: the line of $name has a quote; it is split on blanks (one word per value)" ;; esac
 fails=${fails//,/ }
 for t in $fails; do
@@ -81,7 +81,7 @@ for t in $fails; do
 		usage_error "debian-system/broken-variants: '$t' of $name is not a Debian test SUITE.NAME (e.g. debian-subsys.binder)"
 done
 read -r -a runopts <<<"$runline"
-# debian-smoke in every boot, as tools/debian-compare has it: the line's
+# debian-smoke in every boot, as tools/debian/compare.sh has it: the line's
 # --suites (debian-boot's default when it has none) gain debian-smoke, its
 # --only the shrinker-debugfs test, so a variant that breaks the shrinker
 # debugfs fails a run of any line.
@@ -130,9 +130,9 @@ record() {
 }
 
 if [ ${#debs[@]} = 0 ]; then
-	info "[$name] building it as Debian packages (tools/debian-deb --broken $name); log $log"
-	mapfile -t debs < <("$S61_ROOT/tools/debian-deb" --broken "$name" 2>>"$log" | grep '\.deb$')
-	[ ${#debs[@]} -gt 0 ] || record error "tools/debian-deb --broken $name built nothing (log: $log)"
+	info "[$name] building it as Debian packages (tools/debian/deb.sh --broken $name); log $log"
+	mapfile -t debs < <("$S61_ROOT/tools/debian/deb.sh" --broken "$name" 2>>"$log" | grep '\.deb$')
+	[ ${#debs[@]} -gt 0 ] || record error "tools/debian/deb.sh --broken $name built nothing (log: $log)"
 fi
 kimgs=()
 for d in "${debs[@]}"; do
@@ -144,7 +144,7 @@ kpkg=$(deb_field "$kdeb" Package) || record error "cannot read $kdeb"
 version=$(deb_field "$kdeb" Version) || record error "cannot read $kdeb"
 kver=${kpkg#linux-image-}
 # Given .debs are of today's stack when their version names the top's
-# commit (tools/debian-deb: VERSION+s61brk.COMMIT.NAME) and the checkout
+# commit (tools/debian/deb.sh: VERSION+s61brk.COMMIT.NAME) and the checkout
 # is the stack of patches/.
 if [ "$sid" = - ]; then
 	commit=${version##*+s61brk.}
@@ -158,12 +158,12 @@ fi
 tdeb=$(deb_testmod "$kver" "$version" "${debs[@]}")
 [ -n "$tdeb" ] || record error "no s61-testmod-${kver}_${version}_*.deb beside $kdeb" - "$version"
 inst=("$kdeb" "$tdeb")
-img=$("$S61_ROOT/tools/debian-image" --deb "${inst[@]}" 2>>"$log" | tail -n 1)
-[ -f "$img" ] || record error "tools/debian-image made no image (log: $log)" - "$version"
+img=$("$S61_ROOT/tools/debian/image.sh" --deb "${inst[@]}" 2>>"$log" | tail -n 1)
+[ -f "$img" ] || record error "tools/debian/image.sh made no image (log: $log)" - "$version"
 
-info "[$name] booting $kver ($version): tools/debian-boot ${runopts[*]}"
+info "[$name] booting $kver ($version): tools/debian/boot.sh ${runopts[*]}"
 rm -rf "$out"
-"$S61_ROOT/tools/debian-boot" --image "$img" --kver "$kver" --target top --config debian-s61 \
+"$S61_ROOT/tools/debian/boot.sh" --image "$img" --kver "$kver" --target top --config debian-s61 \
 	--timeout "$timeout" --out "$out" --quiet "${runopts[@]}" >>"$log" 2>&1
 rc=$?
 failed=-
@@ -173,7 +173,7 @@ failed=-
 case $rc in
 0) record MISSED "the run passed" "$failed" "$version" ;;
 1) ;;
-*) record error "tools/debian-boot exit $rc: a hang, crash or harness error, not a judged failure (log: $log)" "$failed" "$version" ;;
+*) record error "tools/debian/boot.sh exit $rc: a hang, crash or harness error, not a judged failure (log: $log)" "$failed" "$version" ;;
 esac
 # What failed each named test: its own assertion, or a timeout or an exit
 # of its shell (ktap_caught_by, tools/lib/lib.sh), which is no catch of it.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Tests of tools/debian-debug-run (the debug flavour's run on the Debian
+# Tests of tools/debian/debug-run.sh (the debug flavour's run on the Debian
 # system, without the tests of debian-system/debug-left-out): the list and
 # its refusals, the tests it runs, the package it picks, the target, the
-# exit and the record. tools/debian-image and tools/debian-boot are stubs
+# exit and the record. tools/debian/image.sh and tools/debian/boot.sh are stubs
 # (nothing is booted); the packages are real .debs with nothing in them but
 # their control fields; the suites' test files are the repository's.
 #
@@ -11,8 +11,8 @@
 # checks up to the next one).
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 new_project
 export S61_CACHE=$t/cache S61_WORK=$P/.work
 mkdir -p "$P/debian-system/overlay/s61" "$P/docs" "$t/debs" "$t/old"
@@ -42,22 +42,22 @@ KDEB=$t/debs/linux-image-6.1.192-s61dbg_${V}_amd64.deb
 TDEB=$t/debs/s61-testmod-6.1.192-s61dbg_${V}_amd64.deb
 stub_debian_image
 # The stub writes STUB_KNOWN (unless unset) as OUT/known-splats, as
-# tools/debian-boot records the known splats and reports a run carried.
-cat >"$P/tools/debian-boot" <<EOF
+# tools/debian/boot.sh records the known splats and reports a run carried.
+cat >"$P/tools/debian/boot.sh" <<EOF
 #!/usr/bin/env bash
 echo "debian-boot \$*" >>"$calls"
 while [ \$# -gt 0 ]; do [ "\$1" != --out ] || o=\$2; shift; done
 [ -z "\${STUB_KNOWN+x}" ] || { mkdir -p "\$o"; printf '%s' "\$STUB_KNOWN" >"\$o/known-splats"; }
 exit \${STUB_RC:-0}
 EOF
-chmod +x "$P/tools/debian-boot"
+chmod +x "$P/tools/debian/boot.sh"
 L=$P/debian-system/debug-left-out
 GOOD='debian-subsys.gfs2  ae9f3bd8259a  "gfs2: replace sd_aspace with sd_inode"  its reason'
 printf '# comment\n%s\n' "$GOOD" >"$L"
 rec=$P/docs/debian-debug.tsv
 run() {
 	: >"$calls"
-	"$P/tools/debian-debug-run" "$@" >"$t/o" 2>&1
+	"$P/tools/debian/debug-run.sh" "$@" >"$t/o" 2>&1
 	echo $? >"$t/rc"
 }
 rc() { [ "$(cat "$t/rc")" = "$1" ]; }
@@ -145,7 +145,7 @@ check "--deb of the plain kernel: exit 2, the flavour named" bash -c "[ \$(cat '
 run --deb "$KDEB" "$t/debs/s61-testmod-6.1.192-s61basedbg_${BV}_amd64.deb"
 check "--deb with another kernel's test module: exit 2" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'is not s61-testmod-6.1.192-s61dbg' '$t/o'"
 run --debs "$t/old"
-check "no debug kernel in --debs: exit 2, the way out named" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'tools/debian-deb --flavour debug' '$t/o'"
+check "no debug kernel in --debs: exit 2, the way out named" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'tools/debian/deb.sh --flavour debug' '$t/o'"
 mkdeb linux-image-6.1.192-s61dbg "$V" "$t/old"
 run --debs "$t/old"
 check "a kernel without its test module: exit 2" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'no s61-testmod-6.1.192-s61dbg_' '$t/o'"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The stack on every Debian linux-source-6.1 upload (issue 26, section 2).
 #
-# Usage: tools/debian-matrix [options] [VERSION...]
+# Usage: tools/debian/matrix.sh [options] [VERSION...]
 #   VERSION..., --versions LIST  these uploads (LIST: comma or blank
 #                    separated); default: every one 'apt-cache madison
 #                    linux-source-6.1' lists (S61_MADISON=FILE: that output
@@ -30,7 +30,7 @@
 # matrix/VER/) is not redone (--force redoes it).
 # S61_GUEST_TEST: the guest test to run (default tools/boot/guest-test.sh).
 # Exit: 0; 1 when a build or boot failed, or an upload could not be done.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 CONFIG=boot SUITES=smoke,lockless
 MDIR=$S61_WORK/matrix
@@ -119,7 +119,7 @@ rec() {
 commit_record() {
 	local tmp=$TSV.tmp.$$
 	{
-		echo "# tools/debian-matrix: a line per upload and field (VERSION FIELD KEY VALUE); docs/debian-versions.md is made from it"
+		echo "# tools/debian/matrix.sh: a line per upload and field (VERSION FIELD KEY VALUE); docs/debian-versions.md is made from it"
 		[ ! -f "$TSV" ] || awk -F'\t' -v v="$1" '$1 != v && !/^#/' "$TSV"
 		cat "$recf"
 	} >"$tmp" || die "could not write $tmp"
@@ -179,10 +179,10 @@ render_versions() {
 		echo "| $v$(stale_note "$v") | ${R[$v|dry|-]:-} | ${R[$v|move|-]:-} | ${R[$v|build|-]:-} | ${R[$v|boot|-]:-} | $t; ${R[$v|when|-]:-} |"
 	done
 	echo
-	echo "Made by \`tools/debian-matrix\` (\`make debian-matrix\`) from docs/debian-versions.tsv: each upload"
+	echo "Made by \`tools/debian/matrix.sh\` (\`make debian-matrix\`) from docs/debian-versions.tsv: each upload"
 	echo "in a scratch copy of the stack (.work/matrix/VERSION/), the build and boot with"
 	echo "\`tools/boot/guest-test.sh --config $CONFIG --suites $SUITES\`; a conflict is resolved by a"
-	echo "recorded resolution (matrix/VERSION/, \`tools/debian-matrix --resolve VERSION\`) or not moved."
+	echo "recorded resolution (matrix/VERSION/, \`tools/debian/matrix.sh --resolve VERSION\`) or not moved."
 	echo
 }
 
@@ -385,7 +385,7 @@ do_move_boot() {
 			fi ;;
 		1)
 			sst "$d" move --abort >>"$d/move.log" 2>&1
-			rec move - "stopped at ${stopped//|/\\|} (tools/debian-matrix --resolve $cur)"
+			rec move - "stopped at ${stopped//|/\\|} (tools/debian/matrix.sh --resolve $cur)"
 			not_built "not moved"
 			return 0 ;;
 		*)
@@ -462,7 +462,7 @@ do_version() {
 		not_built "--no-boot"
 	elif [ "$cur" != "$home" ] && [ -n "$(awk -F'\t' '$2 == "patch" && $4 ~ /^(conflict|empty)/ { print $3 }' "$recf")" ] &&
 		! all_resolved; then
-		rec move - "not moved: $(conflicts_without) without a recorded resolution (tools/debian-matrix --resolve $cur)"
+		rec move - "not moved: $(conflicts_without) without a recorded resolution (tools/debian/matrix.sh --resolve $cur)"
 		not_built "not moved"
 	else
 		do_move_boot || bad=1
@@ -494,22 +494,22 @@ cmd_resolve() {
 	rc=$?
 	report_lines <"$d/move.out"
 	case $rc in
-	0) info "$v: the move finished; 'tools/debian-matrix --save-resolutions $v' keeps its resolutions" ;;
+	0) info "$v: the move finished; 'tools/debian/matrix.sh --save-resolutions $v' keeps its resolutions" ;;
 	1) echo "stopped at $stopped"
-	   info "resolve it in $d/work/linux: edit the files, 'git -C $d/work/linux add -f FILE...', then 'S61_WORK=$d/work $d/proj/tools/stack/stack.sh move --continue' (or '... move --skip' to drop the patch); the same at every further conflict; when the move has finished: 'tools/debian-matrix --save-resolutions $v'" ;;
+	   info "resolve it in $d/work/linux: edit the files, 'git -C $d/work/linux add -f FILE...', then 'S61_WORK=$d/work $d/proj/tools/stack/stack.sh move --continue' (or '... move --skip' to drop the patch); the same at every further conflict; when the move has finished: 'tools/debian/matrix.sh --save-resolutions $v'" ;;
 	*) tail -n 5 "$d/move.log" >&2; die "the move of the scratch copy to $v failed (not at a conflict); log: $d/move.log" ;;
 	esac
 }
 
 cmd_save() {
 	local v=$1 d=$MDIR/$1 p tmp n=0 src
-	[ -d "$d/proj" ] || die "no scratch copy for $v ($d): run 'tools/debian-matrix --resolve $v' first"
+	[ -d "$d/proj" ] || die "no scratch copy for $v ($d): run 'tools/debian/matrix.sh --resolve $v' first"
 	{ [ "$(awk '$1 == "base" { print $3; exit }' "$d/proj/branch-stack.txt")" = "$v" ] && sst "$d" status >/dev/null 2>&1; } ||
-		die "the scratch copy $d is not a finished move to $v ('S61_WORK=$d/work $d/proj/tools/stack/stack.sh status' says why): finish it ('... move --continue'), or start again with 'tools/debian-matrix --resolve $v'"
+		die "the scratch copy $d is not a finished move to $v ('S61_WORK=$d/work $d/proj/tools/stack/stack.sh status' says why): finish it ('... move --continue'), or start again with 'tools/debian/matrix.sh --resolve $v'"
 	src=$(mktemp -d) || die "mktemp failed"
 	# The patches whose dry run conflicted, or would not go on (empty).
 	grep -E "^$v	patch	" "$TSV" 2>/dev/null | awk -F'\t' '$4 ~ /^(conflict|empty)/ { print $3 }' >"$src/list"
-	[ -s "$src/list" ] || { rm -rf "$src"; die "docs/debian-versions.tsv records no conflict of $v for this stack: run 'tools/debian-matrix --no-boot --versions $v' first"; }
+	[ -s "$src/list" ] || { rm -rf "$src"; die "docs/debian-versions.tsv records no conflict of $v for this stack: run 'tools/debian/matrix.sh --no-boot --versions $v' first"; }
 	tmp=$RES/$v.new
 	rm -rf "$tmp"
 	mkdir -p "$tmp/patches" || die "cannot make $tmp"
@@ -525,7 +525,7 @@ cmd_save() {
 	done <"$src/list"
 	rm -rf "$src" "${RES:?}/$v"
 	mv "$tmp" "$RES/$v" || die "cannot write $RES/$v"
-	info "$v: $n resolution(s) in matrix/$v/ (resolved.tsv: patch, sha256 of the patch it resolves, resolved|dropped); commit them, then 'tools/debian-matrix --versions $v'"
+	info "$v: $n resolution(s) in matrix/$v/ (resolved.tsv: patch, sha256 of the patch it resolves, resolved|dropped); commit them, then 'tools/debian/matrix.sh --versions $v'"
 }
 
 # ---------------------------------------------------------------- main
@@ -606,7 +606,7 @@ fi
 
 mkdir -p "$MDIR" || die "cannot make $MDIR"
 exec 8>"$MDIR/lock"
-flock -n 8 || die "another tools/debian-matrix runs in this clone ($MDIR/lock)"
+flock -n 8 || die "another tools/debian/matrix.sh runs in this clone ($MDIR/lock)"
 # Ctrl-C: no temporary file left; the TSV and the page hold the uploads
 # done before; tools/stack/stack.sh's own trap restores a scratch copy mid-move.
 on_exit() {

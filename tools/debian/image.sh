@@ -7,9 +7,9 @@
 # lib.sh, ktap.sh, stress-ramfs.sh (P2's runs, debian-bench's dp2) and
 # bench-sample.sh (the S61BENCH line of both bench suites), then an ext4
 # image made from the directory with mkfs.ext4 -d (no loop mount).
-# tools/debian-boot boots it.
+# tools/debian/boot.sh boots it.
 #
-# Usage: tools/debian-image [options]     (prints the image's path on stdout)
+# Usage: tools/debian/image.sh [options]     (prints the image's path on stdout)
 #   --kernel stock   Debian's linux-image-6.1.0-57-amd64 (its build of our
 #                    base, 6.1.192-3), installed with apt inside the image
 #   --deb FILE...    linux-image .debs (e.g. of 'make deb'), copied into the
@@ -30,7 +30,7 @@
 # downloaded packages are kept in debian-image/apt-archives/ for the next
 # build. Needs root (mmdebstrap --mode=root) and the network.
 # Exit: 0 the image's path printed; 1 the build failed; 2 bad usage.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 set -u
 
 STOCK=linux-image-6.1.0-57-amd64

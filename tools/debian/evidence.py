@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The converted shrinkers' evidence of debian-subsys runs, side by side.
 
-Usage: tools/debian-evidence.py [--registered-only FILE] KERNEL=RESULT.ktap [KERNEL=RESULT.ktap ...]
+Usage: tools/debian/evidence.py [--registered-only FILE] KERNEL=RESULT.ktap [KERNEL=RESULT.ktap ...]
 
 Reads the "# shrinker NAME: K registered; count A -> B (memory.reclaim)
 -> C (drop_caches)[: freed N]" lines that debian-subsys writes for every
 shrinker it looks for (debian-system/overlay/s61/subsys.sh), and the test
-each belongs to, from the result files of tools/debian-boot, and prints
+each belongs to, from the result files of tools/debian/boot.sh, and prints
 one Markdown table: a row per test and shrinker, a column per kernel with
 "K reg., A -> B -> C, freed N" (a UUID in a name, bcache's cache set,
 as <uuid>). A kernel without the shrinker debugfs
@@ -29,7 +29,7 @@ import os
 import re
 import sys
 
-REGISTERED_ONLY = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))),
+REGISTERED_ONLY = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))),
                                "debian-system", "registered-only")
 
 LINE = re.compile(

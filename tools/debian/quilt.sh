@@ -2,15 +2,15 @@
 # The stack in Debian's own packaging format: quilt patches with DEP-3
 # headers for Debian's 'linux' source package, and that source package.
 #
-# Usage: tools/debian-quilt COMMAND [options]
+# Usage: tools/debian/quilt.sh COMMAND [options]
 #   export DIR    write patches/ (branch-stack.txt's order) as quilt patches with
 #                 DEP-3 headers into DIR/debian/patches/features/all/lockless-shrink/
 #                 and their series lines into DIR/debian/patches/series-lockless-shrink
 #   source [VER]  download Debian's 'linux' source package VER (default: the base
 #                 version of branch-stack.txt) into the cache once; print its .dsc
-# Run 'tools/debian-quilt COMMAND --help' for a command's options.
+# Run 'tools/debian/quilt.sh COMMAND --help' for a command's options.
 # Reads patches/ only (the source of truth): no kernel checkout, no git.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 # Where the exported patches go inside a source package, and the series file
 # of those lines (the kernel team's layout: debian/patches/features/all/...).
@@ -88,7 +88,7 @@ cmd_export() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-H
-		Usage: tools/debian-quilt export DIR
+		Usage: tools/debian/quilt.sh export DIR
 		Write every patch of patches/, branch by branch in branch-stack.txt's
 		order, as a quilt patch with DEP-3 headers (Description, Author, Origin,
 		Forwarded) into DIR/debian/patches/$DQ_SUBDIR/NNNN-NAME.patch
@@ -106,7 +106,7 @@ cmd_export() {
 		esac
 		shift
 	done
-	[ -n "$dir" ] || die "export: no DIR given (usage: tools/debian-quilt export DIR; e.g. an unpacked linux source package)"
+	[ -n "$dir" ] || die "export: no DIR given (usage: tools/debian/quilt.sh export DIR; e.g. an unpacked linux source package)"
 	[ -d "$dir" ] || die "export: $dir is not a directory (make it first, or give an unpacked linux source package)"
 	local out=$dir/debian/patches/$DQ_SUBDIR b f n=0 name tmp files=()
 	[ -n "$(stack_branches)" ] || die "branch-stack.txt names no branch: nothing to export"
@@ -170,7 +170,7 @@ cmd_source() {
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h|--help) cat <<-H
-		Usage: tools/debian-quilt source [VERSION]
+		Usage: tools/debian/quilt.sh source [VERSION]
 		Download Debian's 'linux' source package VERSION (default: the base of
 		branch-stack.txt) with 'apt-get source --download-only' into
 		$DQ_CACHE/linux_VERSION/ once (about 140 MB; reused by every clone),
@@ -210,7 +210,7 @@ cmd_source() {
 	info "fetching linux $ver: apt-get source --download-only linux=$ver (about 140 MB, into $d)"
 	if ! (cd "$d" && apt-get source -q --download-only "linux=$ver") >"$dl" 2>&1; then
 		grep -E '^E:' "$dl" | head -2 >&2
-		die "could not download the source package linux $ver (above; all of it in $dl): the mirror may not serve it; 'tools/debian-quilt source VERSION' takes another upload"
+		die "could not download the source package linux $ver (above; all of it in $dl): the mirror may not serve it; 'tools/debian/quilt.sh source VERSION' takes another upload"
 	fi
 	[ -s "$dsc" ] || die "apt-get source left no $dsc (see $dl)"
 	rm -f "$d/.partial"

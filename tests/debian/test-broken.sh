@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Tests of tools/debian-broken (a broken kernel as a Debian package, seen
+# Tests of tools/debian/broken.sh (a broken kernel as a Debian package, seen
 # failing the Debian suites): the line of debian-system/broken-variants,
-# the verdict from tools/debian-boot's exit and the run's result.ktap (each
+# the verdict from tools/debian/boot.sh's exit and the run's result.ktap (each
 # named test failed by its own assertion), the record (what caught it, the
 # stack id: the checkout must be the stack of patches/, tools/stack/stack.sh
-# status, a stub here), and bad input. tools/debian-deb, tools/debian-image and
-# tools/debian-boot are stubs (nothing is built or booted); the packages are
+# status, a stub here), and bad input. tools/debian/deb.sh, tools/debian/image.sh and
+# tools/debian/boot.sh are stubs (nothing is built or booted); the packages are
 # real .debs with nothing in them but their control fields.
 #
 # Each check was seen to fail on a deliberately broken variant of the tool,
@@ -13,8 +13,8 @@
 # checks up to the next one).
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 new_project
 cp "$here/branch-stack.txt" "$P/"
 export S61_CACHE=$t/cache S61_WORK=$P/.work
@@ -47,14 +47,14 @@ TDEB=$t/debs/s61-testmod-6.1.192-s61brk_${V}_amd64.deb
 # The stubs: each logs its arguments. debian-deb prints STUB_DEBS (default:
 # the three packages); debian-image prints an image; debian-boot writes
 # STUB_KTAP (printf %b) as the run's result.ktap and exits STUB_RC.
-cat >"$P/tools/debian-deb" <<EOF
+cat >"$P/tools/debian/deb.sh" <<EOF
 #!/usr/bin/env bash
 echo "debian-deb \$*" >>"$calls"
 echo "debian-deb: building" >&2
 printf '%s\n' \${STUB_DEBS-$t/debs/*.deb}
 EOF
 stub_debian_image
-cat >"$P/tools/debian-boot" <<EOF
+cat >"$P/tools/debian/boot.sh" <<EOF
 #!/usr/bin/env bash
 echo "debian-boot \$*" >>"$calls"
 out=
@@ -71,9 +71,9 @@ cat >"$P/tools/stack/stack.sh" <<'EOF'
 printf '%b\n' "${STUB_STATUS:-BRANCH COMMITS STATE\nprep 1 exported}"
 exit "${STUB_STATUS_RC:-0}"
 EOF
-chmod +x "$P/tools/debian-deb" "$P/tools/debian-boot" "$P/tools/stack/stack.sh"
+chmod +x "$P/tools/debian/deb.sh" "$P/tools/debian/boot.sh" "$P/tools/stack/stack.sh"
 sid=$(cd "$P" && bash -c '. tools/lib/lib.sh && stack_id')
-db=$P/tools/debian-broken
+db=$P/tools/debian/broken.sh
 rec=$P/docs/debian-broken.tsv
 verdict() { awk -F'\t' -v n="$1" '$1 == n { print $4 }' "$rec"; }
 # field NAME N: field N of NAME's record line.
@@ -102,7 +102,7 @@ check "a test that is not SUITE.NAME: exit 2" bash -c "[ \$(cat '$t/rc') = 2 ] &
 run v-quote
 check "a quote in the options: exit 2" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'has a quote' '$t/o'"
 run v-noopt
-check "a line without options: exit 2" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'has no tools/debian-boot options' '$t/o'"
+check "a line without options: exit 2" bash -c "[ \$(cat '$t/rc') = 2 ] && grep -q 'has no tools/debian/boot.sh options' '$t/o'"
 run v-nosuites
 # broken on: a line without --suites taken (debian-smoke would then be the
 # only suite asked for, and the line's own tests would not run).

@@ -2,12 +2,12 @@
 # Build a branch of the stack as Debian packages, with Debian's own config
 # (issue 27, section 1): "make deb".
 #
-# Usage: tools/debian-deb [options] [BRANCH|base]
+# Usage: tools/debian/deb.sh [options] [BRANCH|base]
 #   BRANCH|base    what to build (default: the top of the stack)
 #   --flavour F    plain (default) or debug (qemu/debian/debug.config on top)
 #   --broken NAME  build BRANCH with tests/broken/NAME.diff applied (a
 #                  deliberately broken kernel, to see the Debian suites fail
-#                  on it: tools/debian-broken); the checkout is given back
+#                  on it: tools/debian/broken.sh); the checkout is given back
 #                  with the diff reverted however the build ends
 #   --config-only  write the config and stop (no build): to look at it
 #   --out DIR      where the .debs go (default: .work/debs)
@@ -30,11 +30,11 @@
 # VERSION+s61brk.COMMIT.NAME (NAME's other characters than letters and
 # digits as dots): each its own package, never one of the plain's name. With them s61-testmod-KVER: the test modules built against the
 # same tree, installed and signed with its key by kbuild's modules_install
-# (tools/build/testmod.sh --install), checked by tools/debian-deb-check. Log:
+# (tools/build/testmod.sh --install), checked by tools/debian/deb-check.sh. Log:
 # .work/logs/debian-deb-FLAVOUR.log. One kernel build at a time: the same
 # lock as tools/build/kbuild.sh.
 # Exit: 0 and the .deb paths on stdout; 1 on failure or bad input.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 usage() { sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; }
 flavour=plain config_only=0 out=$S61_WORK/debs jobs=$(nproc) target='' broken=''
@@ -54,7 +54,7 @@ while [ $# -gt 0 ]; do
 		[ $# -ge 2 ] || die "-j needs a number"
 		jobs=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
-	-*) die "unknown option '$1' (tools/debian-deb --help)" ;;
+	-*) die "unknown option '$1' (tools/debian/deb.sh --help)" ;;
 	*)
 		[ -z "$target" ] || die "one branch at a time ('$target' and '$1'); run it once per branch"
 		target=$1 ;;
@@ -224,8 +224,8 @@ dpkg-deb --root-owner-group -Zxz --build "$tm_root" "$tm_deb" >>"$log" 2>&1 ||
 	fail "dpkg-deb of $tm_pkg"
 # What the package must hold (its fields, both modules, their vermagic and
 # signatures, depmod in the postinst), checked before it leaves the tree.
-"$S61_ROOT/tools/debian-deb-check" "$tm_deb" "$bdir/../linux-image-${kver}_${pv}_amd64.deb" >>"$log" 2>&1 ||
-	fail "the check of $tm_pkg (tools/debian-deb-check)"
+"$S61_ROOT/tools/debian/deb-check.sh" "$tm_deb" "$bdir/../linux-image-${kver}_${pv}_amd64.deb" >>"$log" 2>&1 ||
+	fail "the check of $tm_pkg (tools/debian/deb-check.sh)"
 
 debs=()
 for f in "$bdir"/../linux-*.deb "$bdir"/../s61-testmod-*.deb; do

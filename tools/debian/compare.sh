@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Boot one Debian 12 image alternately on up to three kernels and compare
 # them (issue #27, section 3): Debian's stock 6.1.192-3 ("stock", from apt:
-# tools/debian-image --kernel stock), base built with Debian's reduced
-# config ("base", linux-image-*-s61base_*.deb of tools/debian-deb) and the
+# tools/debian/image.sh --kernel stock), base built with Debian's reduced
+# config ("base", linux-image-*-s61base_*.deb of tools/debian/deb.sh) and the
 # series built with the same config ("top", linux-image-*-s61_*.deb):
 # base/stock shows the config, top/base the series.
 #
-# Usage: tools/debian-compare [options]
+# Usage: tools/debian/compare.sh [options]
 #   --kernels LIST   some of stock,base,top (default: stock and each of base
 #                    and top whose .deb is found; one not found is named in
 #                    the report as not in the comparison)
@@ -16,8 +16,8 @@
 #   --rounds R       rounds (default 3); each boots every kernel once, the
 #                    order rotated by one per round (stock base top, then
 #                    base top stock, then top stock base, ...)
-#   --n N            passed to the guest as s61.n= (tools/debian-boot --n);
-#                    without it none is given, so tools/debian-boot's and
+#   --n N            passed to the guest as s61.n= (tools/debian/boot.sh --n);
+#                    without it none is given, so tools/debian/boot.sh's and
 #                    the tests' own defaults hold (debian-bench's dcont: 50)
 #   --suites LIST    guest suites (default debian-bench); debian-smoke is
 #                    added after them to every boot (with --only NAMES:
@@ -27,18 +27,18 @@
 #   --out DIR        the run directory (default .work/debian-compare/<stamp>)
 #   --no-docs        the report into the run directory, not docs/
 #   --report-only DIR  boot nothing: the report of run directory DIR anew
-# The image: one tools/debian-image call with --kernel stock and the .debs
+# The image: one tools/debian/image.sh call with --kernel stock and the .debs
 # (with the companion s61-testmod-* package of each kernel found beside its
 # .deb: package s61-testmod-KVER, or one that depends on linux-image-KVER);
-# each boot is tools/debian-boot --image IMG --kver KVER (judged as target
+# each boot is tools/debian/boot.sh --image IMG --kver KVER (judged as target
 # base/config debian for stock, base/debian-s61 and top/debian-s61 for the
-# .debs: their config has CONFIG_SHRINKER_DEBUG; tools/debian-boot allows
+# .debs: their config has CONFIG_SHRINKER_DEBUG; tools/debian/boot.sh allows
 # the known splats of debian-system/known-splats for that target and
 # config: such a run passes and counts, the report names the splat and its
 # count per run). Every run, failed or not,
 # stays in DIR: meta.env, runs.env (a line per boot: round, order, kernel,
-# rc, load), runs/r<N>-<kernel>/ (tools/debian-boot's --out) and
-# runs/r<N>-<kernel>.log. The report (tools/debian-report.py): per metric
+# rc, load), runs/r<N>-<kernel>/ (tools/debian/boot.sh's --out) and
+# runs/r<N>-<kernel>.log. The report (tools/debian/report.py): per metric
 # of debian-bench the kernels' medians and the ratios top/base, base/stock,
 # top/stock round by round, a verdict only when a ratio's spread excludes
 # 1.0; failed runs named, never counted. Written to
@@ -48,15 +48,15 @@
 # report names it); 2 bad usage (nothing built or booted); 3 harness error
 # (the image, the report); 130 interrupted (Ctrl-C: the boot running is
 # stopped, the runs so far are kept, --report-only DIR reports them).
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 set -u
 
-DEBIAN_IMAGE=$S61_ROOT/tools/debian-image
-DEBIAN_BOOT=$S61_ROOT/tools/debian-boot
-REPORT=$S61_ROOT/tools/debian-report.py
+DEBIAN_IMAGE=$S61_ROOT/tools/debian/image.sh
+DEBIAN_BOOT=$S61_ROOT/tools/debian/boot.sh
+REPORT=$S61_ROOT/tools/debian/report.py
 TESTS=$S61_ROOT/debian-system/overlay/s61/tests
 DOCS=$S61_ROOT/docs
-# Debian's kernel: the package tools/debian-image installs for --kernel stock.
+# Debian's kernel: the package tools/debian/image.sh installs for --kernel stock.
 STOCK_PKG=$(sed -n 's/^STOCK=//p' "$DEBIAN_IMAGE" | head -n 1)
 
 usage_error() {
@@ -112,14 +112,14 @@ report() {
 		md=$dir/report.md js=$dir/report.json png=$dir/report.png
 	fi
 	python3 "$REPORT" --runs "$dir" --md "$md" --json "$js" --png "$png" ||
-		harness_error "tools/debian-report.py failed on $dir (above)"
+		harness_error "tools/debian/report.py failed on $dir (above)"
 	[ "$docs" = 0 ] || python3 "$REPORT" --page "$DOCS/debian-system.md" ||
-		harness_error "tools/debian-report.py --page failed (above)"
+		harness_error "tools/debian/report.py --page failed (above)"
 }
 
 if [ -n "$report_only" ]; then
 	[ -f "$report_only/meta.env" ] ||
-		usage_error "--report-only: $report_only is not a tools/debian-compare run directory (no meta.env)"
+		usage_error "--report-only: $report_only is not a tools/debian/compare.sh run directory (no meta.env)"
 	report "$report_only"
 	exit 0
 fi
@@ -168,7 +168,7 @@ if [ ${#given[@]} -gt 0 ]; then
 else
 	[ "$debs_given" = 0 ] || [ -d "$debdir" ] ||
 		usage_error "--debs $debdir: no such directory (make deb writes the .debs to .work/debs)"
-	# The newest of each kind in --debs (tools/debian-deb leaves older ones).
+	# The newest of each kind in --debs (tools/debian/deb.sh leaves older ones).
 	for r in base top; do
 		if [ "$r" = base ]; then glob='linux-image-*-s61base_*.deb'; else glob='linux-image-*-s61_*.deb'; fi
 		ofrole=()
@@ -247,11 +247,11 @@ stamp=$(date -u -d "@$now" +%Y%m%d-%H%M%S)
 [ -n "$out" ] || out=$S61_WORK/debian-compare/$stamp
 imgargs=(--kernel stock)
 [ ${#image_debs[@]} = 0 ] || imgargs+=(--deb "${image_debs[@]}")
-info "the image: tools/debian-image ${imgargs[*]}"
-image=$("$DEBIAN_IMAGE" "${imgargs[@]}") || harness_error "tools/debian-image ${imgargs[*]} failed (above); nothing booted"
+info "the image: tools/debian/image.sh ${imgargs[*]}"
+image=$("$DEBIAN_IMAGE" "${imgargs[@]}") || harness_error "tools/debian/image.sh ${imgargs[*]} failed (above); nothing booted"
 image=$(tail -n 1 <<<"$image")
-[ -f "$image" ] || harness_error "tools/debian-image printed '$image', which is no file"
-have=$("$DEBIAN_BOOT" --image "$image" --list-kernels) || harness_error "tools/debian-boot --list-kernels failed on $image"
+[ -f "$image" ] || harness_error "tools/debian/image.sh printed '$image', which is no file"
+have=$("$DEBIAN_BOOT" --image "$image" --list-kernels) || harness_error "tools/debian/boot.sh --list-kernels failed on $image"
 for k in "${kernels[@]}"; do
 	grep -qxF -- "${kver[$k]}" <<<"$have" ||
 		harness_error "the image has no kernel ${kver[$k]} ($k); it has: $(tr '\n' ' ' <<<"$have")"
@@ -288,7 +288,7 @@ out=$(cd "$out" && pwd) || harness_error "cannot enter $out"
 } >"$out/meta.env"
 
 # ---- the boots --------------------------------------------------------------
-# Ctrl-C (or TERM): stop the boot that runs (tools/debian-boot, its timeout
+# Ctrl-C (or TERM): stop the boot that runs (tools/debian/boot.sh, its timeout
 # and QEMU, by their process ids), record it, keep the runs so far.
 bpid='' cur=''
 # shellcheck disable=SC2317  # these run from the INT/TERM trap
@@ -310,7 +310,7 @@ interrupted() {
 	fi
 	[ -z "$cur" ] || echo "$cur rc=130 interrupted=1" >>"$out/runs.env"
 	echo "interrupted=1" >>"$out/meta.env"
-	info "interrupted: the boot running was stopped; the runs so far are kept in $out (tools/debian-compare --report-only $out reports them)"
+	info "interrupted: the boot running was stopped; the runs so far are kept in $out (tools/debian/compare.sh --report-only $out reports them)"
 	exit 130
 }
 trap interrupted INT TERM
@@ -342,7 +342,7 @@ for ((r = 1; r <= rounds; r++)); do
 		cur=''
 		if [ "$rc" != 0 ]; then
 			failed+=("r$r-$k")
-			warn "round $r $k: tools/debian-boot exit $rc; kept: $run, $out/runs/r$r-$k.log"
+			warn "round $r $k: tools/debian/boot.sh exit $rc; kept: $run, $out/runs/r$r-$k.log"
 			tail -n 6 "$out/runs/r$r-$k.log" >&2
 		fi
 		grep -a -c 'S61BENCH' "$run/result.ktap" 2>/dev/null | xargs printf '  %s samples\n' >&2

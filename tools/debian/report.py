@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Report of a tools/debian-compare run: stock, base and top on one Debian image.
+"""Report of a tools/debian/compare.sh run: stock, base and top on one Debian image.
 
-Usage: tools/debian-report.py --runs DIR --md FILE --json FILE --png FILE
-       tools/debian-report.py --page docs/debian-system.md [--dir DIR]
+Usage: tools/debian/report.py --runs DIR --md FILE --json FILE --png FILE
+       tools/debian/report.py --page docs/debian-system.md [--dir DIR]
 
-DIR is a tools/debian-compare run directory (meta.env, runs.env,
+DIR is a tools/debian/compare.sh run directory (meta.env, runs.env,
 runs/r<N>-<kernel>/result.ktap). Every "S61BENCH {json}" line of the guests'
 results is a sample (the suite debian-bench: dcont, dp1, dp2, dboot; rows in
 tools/bench/benchlib/parse.py DEBIAN_ROWS). Per kernel the median (min-max) over
@@ -23,13 +23,13 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in tools/bench/benchlib
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench"))
 from benchlib import debian  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="tools/debian-report.py", description=__doc__.split("\n")[0])
-    ap.add_argument("--runs", help="tools/debian-compare run directory")
+    ap = argparse.ArgumentParser(prog="tools/debian/report.py", description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", help="tools/debian/compare.sh run directory")
     ap.add_argument("--md")
     ap.add_argument("--json")
     ap.add_argument("--png")
@@ -45,7 +45,7 @@ def main():
     if miss:
         ap.error("missing " + ", ".join("--" + o for o in miss) + " (or --page FILE)")
     if not os.path.isdir(a.runs):
-        debian.die(f"no run directory {a.runs} (tools/debian-compare prints it)")
+        debian.die(f"no run directory {a.runs} (tools/debian/compare.sh prints it)")
     debian.report(a.runs, a.md, a.json, a.png)
 
 

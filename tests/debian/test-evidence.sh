@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/debian-evidence.py (the converted shrinkers' evidence of
+# Tests of tools/debian/evidence.py (the converted shrinkers' evidence of
 # debian-subsys runs, one column per kernel) on recorded results: the
 # first run of base's .deb with every Debian suite (2026-12-06,
 # result-all-base.ktap) and Debian's stock kernel (result-subsys-good.ktap,
@@ -12,12 +12,12 @@
 # shellcheck disable=SC2016  # the backquotes are Markdown's, not expansions
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
 fx=$here/tests/fixtures/debian-image
-ev() { python3 "$here/tools/debian-evidence.py" "$@"; }
+ev() { python3 "$here/tools/debian/evidence.py" "$@"; }
 
 # The recorded base run predates dquots.py (ext4's dquota-cache had no
 # dquot to free: 0 -> 0 -> 0); the row is not registered only.

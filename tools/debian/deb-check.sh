@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Check the test module's package against its kernel's, on the host (issue
-# 27): tools/debian-deb runs it right after it packs s61-testmod-KVER, and
+# 27): tools/debian/deb.sh runs it right after it packs s61-testmod-KVER, and
 # fails the build if it does not hold.
 #
-# Usage: tools/debian-deb-check TESTMOD.deb IMAGE.deb
+# Usage: tools/debian/deb-check.sh TESTMOD.deb IMAGE.deb
 #   TESTMOD.deb  the s61-testmod-KVER package
 #   IMAGE.deb    the linux-image-KVER package it goes with (KVER and the
 #                version are taken from it)
@@ -20,7 +20,7 @@
 # loading it taints the kernel E; the postinst runs "depmod -a KVER".
 # Each check prints "ok" or "FAIL" on stdout.
 # Exit: 0 all hold, 1 one or more do not, 2 bad arguments.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 usage_err() { printf 'debian-deb-check: error: %s\n' "$*" >&2; exit 2; }
 case ${1:-} in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac

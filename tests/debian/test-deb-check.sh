@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Tests of tools/debian-deb-check (issue #27), the host-side check of the
-# test module's package that tools/debian-deb runs after dpkg-deb: on
+# Tests of tools/debian/deb-check.sh (issue #27), the host-side check of the
+# test module's package that tools/debian/deb.sh runs after dpkg-deb: on
 # synthetic .debs (dpkg-deb from crafted trees) it passes a good
 # s61-testmod package and fails each broken one (an unsigned .ko, a
 # signature magic with no signature, a wrong Depends version, the aux .ko
@@ -15,16 +15,16 @@
 # before it builds or makes anything. Nothing is built against a kernel.
 #
 # "seen failing on:" names the deliberate breakage each check was seen to
-# catch (tools/debian-deb-check, or tools/build/testmod.sh, broken in a scratch
+# catch (tools/debian/deb-check.sh, or tools/build/testmod.sh, broken in a scratch
 # copy, this test run against it; 2026-12-06, 25 breaks; S61_DEB_CHECK
 # names the check to test).
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-chk=${S61_DEB_CHECK:-$here/tools/debian-deb-check}
+chk=${S61_DEB_CHECK:-$here/tools/debian/deb-check.sh}
 KVER=6.1.192-s61
 VER=6.1.192-3+s61.fce2b219
 VM="$KVER SMP preempt mod_unload modversions "
@@ -71,7 +71,7 @@ mkko() {
 	} >>"$1"
 }
 # pkg NAME [VAR=VALUE...]: $t/NAME.deb, an s61-testmod package as
-# tools/debian-deb makes it, changed by the VARs: PKG, PVER, DEP (the
+# tools/debian/deb.sh makes it, changed by the VARs: PKG, PVER, DEP (the
 # Depends line), MODS (the modules in it), VMAGIC, SIGN and KEY (of mkko),
 # POSTINST (its body; "none": no postinst).
 pkg() {
@@ -115,11 +115,11 @@ fails_for() {
 	grep -q '^FAIL' "$t/out" && ! grep '^FAIL' "$t/out" | grep -qv -- "$2"
 }
 
-# ---- the package tools/debian-deb makes ----------------------------------
+# ---- the package tools/debian/deb.sh makes ----------------------------------
 pkg good
 # seen failing on: 'modinfo -F signer' misspelt (no signer found); the
 # Depends field matched whole (not as one of its ", " items).
-expect "good: the package as tools/debian-deb makes it holds (exit 0)" run 0 good
+expect "good: the package as tools/debian/deb.sh makes it holds (exit 0)" run 0 good
 says "good: every check named ok, signer and hash shown" "ok   Package: s61-testmod-$KVER" \
 	"ok   Depends: linux-image-$KVER (= $VER)" "ok   s61_shrinker_aux.ko: /lib/modules/$KVER/updates/s61_shrinker_aux.ko" \
 	"ok   s61_shrinker_test.ko: vermagic $KVER SMP" "signed by 's61 test key', sha256" \
@@ -226,7 +226,7 @@ expect "args: the two .debs swapped are refused (exit 2)" rc_is 2 "$chk" "$IMG" 
 says "args: swapped: names the package and the order" "is package 's61-testmod-$KVER', not a kernel" "TESTMOD.deb first"
 # seen failing on: --help not matched.
 expect "args: --help prints the usage (exit 0)" rc_is 0 "$chk" --help
-says "args: --help names both .debs" "Usage: tools/debian-deb-check TESTMOD.deb IMAGE.deb"
+says "args: --help names both .debs" "Usage: tools/debian/deb-check.sh TESTMOD.deb IMAGE.deb"
 
 # ---- tools/build/testmod.sh --install: refused before anything is made ------------
 tm=$here/tools/build/testmod.sh

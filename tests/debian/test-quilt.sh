@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Tests of tools/debian-quilt (issue #41 §4): the stack as quilt patches
+# Tests of tools/debian/quilt.sh (issue #41 §4): the stack as quilt patches
 # with DEP-3 headers for Debian's 'linux' source package.
 #
-# Usage: tests/test-debian-quilt.sh [--export-only]
+# Usage: tests/debian/test-quilt.sh [--export-only]
 #   Export (seconds, no download): every patch of patches/ in
 #   branch-stack.txt's order, with Description, Author, Origin, Forwarded,
 #   the diff unchanged; repeatable; bad input refused with the way out.
 #   Quilt (minutes; left out by --export-only): the source package 'linux'
-#   of the base version (tools/debian-quilt source, about 140 MB, cached in
+#   of the base version (tools/debian/quilt.sh source, about 140 MB, cached in
 #   $S61_CACHE/debian-src) unpacked without its patches, Debian's series and
 #   the exported one pushed with 'quilt push -a --fuzz=0' (as debian/rules
 #   does), and the tree compared with linux-source-6.1 of the base version
@@ -18,22 +18,22 @@
 #   and a '#' line says so.
 #
 # "seen failing with:" names the deliberate breakage each check was seen
-# to catch (tools/debian-quilt changed in a scratch copy of the project,
+# to catch (tools/debian/quilt.sh changed in a scratch copy of the project,
 # this test run there).
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 . "$here/tools/lib/lib.sh"
 quick=0
 case ${1:-} in
 --export-only) quick=1 ;;
 "") ;;
-*) echo "usage: tests/test-debian-quilt.sh [--export-only]" >&2; exit 2 ;;
+*) echo "usage: tests/debian/test-quilt.sh [--export-only]" >&2; exit 2 ;;
 esac
 t=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-dq=$here/tools/debian-quilt
+dq=$here/tools/debian/quilt.sh
 sub=features/all/lockless-shrink
 
 # The patches of patches/ in stack order, "BRANCH/FILE" a line.
@@ -111,7 +111,7 @@ expect "a second export gives the same files, an old one removed" diff -r "$t/x1
 # makes it); the unknown-option case exiting 0; that case removed (the
 # option then taken for a second DIR).
 check_fails "export without DIR fails" "$dq" export
-says "export without DIR: names the problem and the usage" "no DIR given" "tools/debian-quilt export DIR"
+says "export without DIR: names the problem and the usage" "no DIR given" "tools/debian/quilt.sh export DIR"
 check_fails "export to a missing DIR fails" "$dq" export "$t/nowhere"
 says "export to a missing DIR: names it" "$t/nowhere is not a directory"
 check_fails "an unknown option is refused" "$dq" export --debain "$t/x"
@@ -125,7 +125,7 @@ cp -r "$here/tools" "$here/patches" "$here/branch-stack.txt" "$P/"
 echo nosuch >>"$P/branch-stack.txt"
 mkdir "$t/y"
 # seen failing with: the folder check and the empty-folder check removed.
-check_fails "a branch without a patches/ folder is refused" "$P/tools/debian-quilt" export "$t/y"
+check_fails "a branch without a patches/ folder is refused" "$P/tools/debian/quilt.sh" export "$t/y"
 # seen failing with: the folder check removed (find's error, no branch named).
 says "a branch without a folder: names it and the way out" "branch nosuch" "patches/nosuch" "tools/stack/stack.sh export"
 cp "$here/branch-stack.txt" "$P/branch-stack.txt"
@@ -133,7 +133,7 @@ f=$(find "$P/patches/prep" -name '0001-*.patch')
 sed -i '/^---$/d' "$f"
 # seen failing with: the awk's END check of state 2 removed (the diff then
 # went out inside the Description).
-check_fails "a patch without the '---' line is refused" "$P/tools/debian-quilt" export "$t/y"
+check_fails "a patch without the '---' line is refused" "$P/tools/debian/quilt.sh" export "$t/y"
 says "a patch that is not a mail: names the file" "patches/prep/0001-" "not a git format-patch mail"
 # seen failing with: the version check exiting 0; the version check removed
 # (apt's lookup then said only that the archive has no such package).

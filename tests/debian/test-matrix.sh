@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/debian-matrix (issue 26, section 2) on synthetic uploads
+# Tests of tools/debian/matrix.sh (issue 26, section 2) on synthetic uploads
 # as tests/stack/test-stack-move.sh makes them: 1.0-1 "installed" (the stack's
 # own), 2.0-1 (every patch goes on: offset, fuzz) and 3.0-1 (a conflict in
 # lib/b.c), a fake 'apt-cache madison' (S61_MADISON) and a fake guest test
@@ -13,11 +13,11 @@
 # half-written page and the next run resumes; this clone's checkout,
 # branch-stack.txt and patches/ are never touched.
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 
 mkdir -p "$t/archive" "$t/bin"
 make_source 1.0-1 :
@@ -88,7 +88,7 @@ Hand-written notes between the regions.
 
 ## Hand-written tail
 EOF
-dm=$P/tools/debian-matrix
+dm=$P/tools/debian/matrix.sh
 D=$P/docs/debian-versions.md
 TSV=$P/docs/debian-versions.tsv
 M=$P/.work/matrix
@@ -154,7 +154,7 @@ check "  ... 2.0-1's scratch copy moved there" grep -qx 'base linux-source-6.1 2
 region per-version >"$t/out"
 says "  ... recorded" "| 2.0-1 | exit 0: 1 offset, 2 fuzz | moved | ok | ok: 4 passed, 0 failed, 0 skipped, 0 xfail | dry " \
 	"| 1.0-1 | (home) | (home) | ok | ok: 4 passed" \
-	"| 3.0-1 | exit 1: 2 clean, 1 conflict | not moved: two/0001-lib-b-spell-seven.patch without a recorded resolution (tools/debian-matrix --resolve 3.0-1) | not run (not moved) |"
+	"| 3.0-1 | exit 1: 2 clean, 1 conflict | not moved: two/0001-lib-b-spell-seven.patch without a recorded resolution (tools/debian/matrix.sh --resolve 3.0-1) | not run (not moved) |"
 check "  ... with the build's and the boot's time" grep -q '^| 2.0-1 .*| dry [0-9]* s, move [0-9]* s, build 42 s, boot [0-9]* s; ' "$t/reg"
 check "  ... the hand-written parts kept" test "$(hand)" = "$hand0"
 untouched "  ... this clone's stack untouched"
