@@ -32,7 +32,7 @@ RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SOAK_ONLY ?=
 SCRIPTS := $(wildcard tools/*) $(wildcard tools/*/*.sh) $(wildcard qemu/*) $(wildcard tests/*.sh) $(wildcard tests/*/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns tools/lib qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/bench/benchlib tools/kcidb tools/lint-awk tools/lint-docs,$(SCRIPTS))
+SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns tools/lib qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/bench/benchlib tools/lab/kcidb.py tools/lint-awk tools/lint-docs,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
 	check-top-branch ci-run-tests check-commits-tests control-off-tests \
@@ -147,12 +147,12 @@ tool-args-tests:
 portable-tests:
 	tests/test-portable.sh
 
-# LAVA jobs (tools/lava-jobs) against lava-common's schema, KCIDB output
-# (tools/kcidb) against lava/kcidb-schema-v04.json; Debian's lava-common,
+# LAVA jobs (tools/lab/lava-jobs.sh) against lava-common's schema, KCIDB output
+# (tools/lab/kcidb.py) against lava/kcidb-schema-v04.json; Debian's lava-common,
 # lava-dispatcher, lavacli, python3-jsonschema, python3-yaml (docs/lava.md).
 lava-tests:
 	@tools/build/deps.sh lava
-	tests/test-lava.sh
+	tests/lab/test-lava.sh
 
 # tools/bench/bench-report.py on recorded guest results (tests/fixtures/bench-quick),
 # and on a synthetic run with the P4-at-scale sweep and P6 (built by the test).

@@ -24,10 +24,10 @@ declare -A groups=(
 		nfs-kernel-server nfs-common rpcbind mdadm bcache-tools quota attr dmsetup"
 	# tools/bench/bench.sh: perf in the guest (qemu/bins/bench.list), gnuplot for the plot
 	[bench]="linux-perf gnuplot-nox util-linux"
-	# tools/lava-jobs, tools/kcidb (validation with Debian's python3 and
+	# tools/lab/lava-jobs.sh, tools/lab/kcidb.py (validation with Debian's python3 and
 	# lava-common's job schema): what make check needs
 	[lava]="lava-common python3-jsonschema python3-yaml"
-	# tools/lava-local-run (lava-run) and lavacli: never in make check,
+	# tools/lab/lava-local-run.sh (lava-run) and lavacli: never in make check,
 	# lava-dispatcher pulls in systemd-sysv and libguestfs
 	[lava-run]="lava-dispatcher lavacli"
 	# tools/debian/quilt.sh, tests/debian/test-quilt.sh: Debian's source package

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Convert our test results to KCIDB JSON (schema v4) and check them.
 
-Usage: tools/kcidb run RESULT --branch B --commit SHA --config C [options]
-       tools/kcidb lava RESULTS --job JOB.yaml [--log LOG] [--job-id N] [-o FILE]
-       tools/kcidb validate FILE...
-       tools/kcidb compare --lava RESULTS --ktap RESULT
+Usage: tools/lab/kcidb.py run RESULT --branch B --commit SHA --config C [options]
+       tools/lab/kcidb.py lava RESULTS --job JOB.yaml [--log LOG] [--job-id N] [-o FILE]
+       tools/lab/kcidb.py validate FILE...
+       tools/lab/kcidb.py compare --lava RESULTS --ktap RESULT
 
 run      a run of tools/boot/guest-test.sh / qemu/run (make boot, make check, the
          boot test): RESULT is its run directory (.work/runs/<time>-<pid>:
@@ -15,7 +15,7 @@ run      a run of tools/boot/guest-test.sh / qemu/run (make boot, make check, th
          (the build's id; default: tools/build/kcache.sh key, or CONFIG-COMMIT12
          without a kernel checkout), --run-id ID (default: the directory's
          name, or the file's).
-lava     a LAVA job of tools/lava-jobs: RESULTS is what `lavacli results
+lava     a LAVA job of tools/lab/lava-jobs.sh: RESULTS is what `lavacli results
          JOB --yaml` prints (the server's export) or the log lava-run
          writes (one YAML mapping a line; its "results" lines); JOB.yaml
          the job definition (branch, commit, config from its metadata).
@@ -33,7 +33,7 @@ lava     a LAVA job of tools/lava-jobs: RESULTS is what `lavacli results
 validate check KCIDB files against lava/kcidb-schema-v04.json (a subset of
          kcidb-io's v4 schema; python3-jsonschema).
 compare  LAVA's test cases against our own KTAP for the same kernel: one
-         line per test, exit 1 when any differs (tools/lava-local-run).
+         line per test, exit 1 when any differs (tools/lab/lava-local-run.sh).
 
 Every document written is validated first (exit 1 if it fails). Mapping
 (docs/lava.md): checkout = the commit (id s61:<commit>), build = the kernel
@@ -62,7 +62,7 @@ except ImportError as e:  # pragma: no cover
           'and run this with /usr/bin/python3', file=sys.stderr)
     sys.exit(1)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 SCHEMA = os.path.join(ROOT, 'lava', 'kcidb-schema-v04.json')
 ORIGIN = 's61'
 MONITOR = 's61-ktap'
@@ -385,7 +385,7 @@ def read_job(path):
         meta = job['metadata']
         arg = job['actions'][0]['deploy']['images']['kernel']['image_arg']
     except (OSError, yaml.YAMLError, KeyError, IndexError, TypeError) as e:
-        raise Error(f'{path}: not a job of tools/lava-jobs ({type(e).__name__}: {e})')
+        raise Error(f'{path}: not a job of tools/lab/lava-jobs.sh ({type(e).__name__}: {e})')
     m = re.search(r'-append "([^"]*)"', arg)
     return meta, (m.group(1) if m else '')
 
@@ -394,7 +394,7 @@ def cmd_lava(a):
     meta, cmdline = read_job(a.job)
     for k in ('s61.branch', 's61.commit', 's61.config', 's61.kcache_key'):
         if k not in meta:
-            raise Error(f'{a.job}: metadata has no {k} (not written by tools/lava-jobs?)')
+            raise Error(f'{a.job}: metadata has no {k} (not written by tools/lab/lava-jobs.sh?)')
     judged = meta.get('s61.judged_as', meta['s61.branch'])
     exp = Expect(judged, meta['s61.config'], cmdline)
     checkout, build = objects(meta['s61.branch'], meta['s61.commit'], meta['s61.config'],
@@ -471,7 +471,7 @@ def write(doc, out):
 
 
 def main():
-    ap = argparse.ArgumentParser(prog='tools/kcidb', description=__doc__,
+    ap = argparse.ArgumentParser(prog='tools/lab/kcidb.py', description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest='cmd')
     r = sub.add_parser('run')

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # A real LAVA run on this machine, without a LAVA server: the job that
-# tools/lava-jobs writes for one branch tip, run by Debian's lava-run
+# tools/lab/lava-jobs.sh writes for one branch tip, run by Debian's lava-run
 # (lava-dispatcher) with our device configuration lava/device-qemu-tcg.yaml
 # and file:// artifacts staged from the kernel cache; then LAVA's test
-# cases compared with our own judged run of the same kernel (tools/kcidb
+# cases compared with our own judged run of the same kernel (tools/lab/kcidb.py
 # compare). Takes as long as two guest runs (TCG); see docs/lava.md.
 #
-# Usage: tools/lava-local-run [options] BRANCH
+# Usage: tools/lab/lava-local-run.sh [options] BRANCH
 #   --config NAME    boot (default) or debug
 #   --job-id N       LAVA job id (default: 1)
 #   --out DIR        work directory (default: .work/lava/<branch>-<config>-<time>)
@@ -23,7 +23,7 @@
 #            --device lava/device-qemu-tcg.yaml
 # its log in OUT/lava-run.log; KCIDB JSON of both runs in OUT/.
 # Exit: 0 when LAVA's results match ours; 1 on a difference or an error.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 config=boot job_id=1 out='' ours='' validate_only=0 branch=''
 while [ $# -gt 0 ]; do
@@ -66,7 +66,7 @@ img=$("$S61_ROOT/qemu/mkinitramfs" -o "$out/initramfs.img" "${args[@]}") || die 
 cp "$img" "$art/initramfs.cpio" || die "cannot copy $img"
 
 # --- the job and lava-run ---------------------------------------------------
-"$S61_ROOT/tools/lava-jobs" "$branch" --config "$config" -o "$out/jobs" \
+"$S61_ROOT/tools/lab/lava-jobs.sh" "$branch" --config "$config" -o "$out/jobs" \
 	--artifacts "file://$out/artifacts" || exit 1
 job=$out/jobs/$branch-$config.yaml
 device=$S61_ROOT/lava/device-qemu-tcg.yaml
@@ -82,7 +82,7 @@ t0=$SECONDS
 "${lr[@]}" >"$out/lava-run.log" 2>&1
 lrc=$?
 info "lava-run exit $lrc after $((SECONDS - t0)) s; log: $out/lava-run.log"
-/usr/bin/python3 "$S61_ROOT/tools/kcidb" lava "$out/lava-run.log" --job "$job" --job-id "$job_id" \
+/usr/bin/python3 "$S61_ROOT/tools/lab/kcidb.py" lava "$out/lava-run.log" --job "$job" --job-id "$job_id" \
 	-o "$out/kcidb-lava.json" || warn "no KCIDB document from the LAVA run"
 
 # --- our own judged run of the same kernel ------------------------------------
@@ -98,10 +98,10 @@ if [ -z "$ours" ]; then
 	ours=$(sed -n 's/^run: //p' "$out/guest-test.log" | tail -1)
 	[ -f "${ours:-/nonexistent}/result.ktap" ] || die "tools/boot/guest-test.sh left no run directory (see $out/guest-test.log)"
 fi
-/usr/bin/python3 "$S61_ROOT/tools/kcidb" run "$ours" --branch "$branch" \
+/usr/bin/python3 "$S61_ROOT/tools/lab/kcidb.py" run "$ours" --branch "$branch" \
 	--commit "$(kgit rev-parse "$branch^{commit}")" --config "$config" --kcache-key "$key" \
 	-o "$out/kcidb-ours.json" || warn "no KCIDB document from our run"
-/usr/bin/python3 "$S61_ROOT/tools/kcidb" compare --lava "$out/lava-run.log" --ktap "$ours/result.ktap" |
+/usr/bin/python3 "$S61_ROOT/tools/lab/kcidb.py" compare --lava "$out/lava-run.log" --ktap "$ours/result.ktap" |
 	tee "$out/compare.txt"
 rc=${PIPESTATUS[0]}
 [ $lrc = 0 ] || { warn "lava-run failed (exit $lrc): see $out/lava-run.log"; rc=1; }

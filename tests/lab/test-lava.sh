@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
-# Tests of the LAVA and KCIDB tools (issue #17): tools/lava-jobs writes jobs
+# Tests of the LAVA and KCIDB tools (issue #17): tools/lab/lava-jobs.sh writes jobs
 # that lava-common's schema accepts and that boot what tools/boot/guest-test.sh
 # boots; bad input fails with a clear message and writes nothing; the
 # validator is seen to reject broken jobs; the guest's LAVA lines match the
-# job's monitor; tools/kcidb turns recorded guest results and LAVA results
+# job's monitor; tools/lab/kcidb.py turns recorded guest results and LAVA results
 # (tests/fixtures/lava) into KCIDB v4 that validates, and a broken document
-# is rejected; tools/kcidb compare. Nothing boots: the kernel checkout is a
+# is rejected; tools/lab/kcidb.py compare. Nothing boots: the kernel checkout is a
 # synthetic one (.work/linux is never used) and lava-run is not called.
 # Needs Debian's lava-common, python3-yaml, python3-jsonschema for
 # /usr/bin/python3 (make lava-tests installs them: tools/build/deps.sh lava).
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 new_project
 cp -r "$here/rootfs-overlay" "$P/"
 cp "$here/qemu/run" "$here/qemu/ktap-summary" "$here/qemu/expected" "$here/qemu/splat-patterns" "$P/qemu/"
@@ -21,8 +21,8 @@ printf '%s\n' '# test stack' 'base linux-source-6.1 1.0-1' prep 'api core' 'lock
 export S61_CACHE=$t/cache S61_WORK=$P/.work
 K=$S61_WORK/linux
 py=/usr/bin/python3
-lj=$P/tools/lava-jobs
-kc=$P/tools/kcidb
+lj=$P/tools/lab/lava-jobs.sh
+kc=$P/tools/lab/kcidb.py
 F=$here/tests/fixtures
 ART=https://lava-artifacts.example.org/s61
 
@@ -35,11 +35,11 @@ meta() { awk -v k="  s61.$2:" 'index($0, k) == 1 { sub(/^[^:]*: */, ""); print }
 # --- jobs for every tip -------------------------------------------------------
 "$lj" -o "$t/jobs" --artifacts "$ART/" >"$t/out" 2>&1
 rc=$?
-check "tools/lava-jobs for every tip exits 0" test $rc = 0
+check "tools/lab/lava-jobs.sh for every tip exits 0" test $rc = 0
 check "... one job per branch and config (4 branches x boot, debug)" \
 	test "$(find "$t/jobs" -name '*.yaml' | wc -l)" = 8
 check "... each named BRANCH-CONFIG.yaml" test -f "$t/jobs/lockless-boot.yaml" -a -f "$t/jobs/prep-debug.yaml"
-check "every job passes lava_common.schemas.validate (tools/lava-jobs --validate)" "$lj" --validate "$t"/jobs/*.yaml
+check "every job passes lava_common.schemas.validate (tools/lab/lava-jobs.sh --validate)" "$lj" --validate "$t"/jobs/*.yaml
 check "... the schema is lava-common's own (Debian's package)" \
 	"$py" -c 'import lava_common.schemas, sys; sys.exit(0 if lava_common.schemas.__file__.startswith("/usr/lib/python3/dist-packages/") else 1)'
 J=$t/jobs/lockless-boot.yaml
@@ -168,7 +168,7 @@ check "... and not on the result port (echo, not out)" \
 C40=$(printf '%040d' 7 | tr 0 a)
 "$kc" run "$F/judge/result-base-lockless.ktap" --branch base --commit "$C40" --config boot \
 	--suites lockless --kcache-key boot-0123456789abcdef01234567 -o "$t/k-base.json" >"$t/out" 2>&1
-check "tools/kcidb run on a recorded result writes KCIDB" test -s "$t/k-base.json"
+check "tools/lab/kcidb.py run on a recorded result writes KCIDB" test -s "$t/k-base.json"
 check "... that validates against the schema" "$kc" validate "$t/k-base.json"
 jq_py() { "$py" -c "import json, sys; d = json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"; }
 check "... version 4, origin s61, ids in the origin:... form" \
@@ -207,7 +207,7 @@ check "the schema says it is a subset and where it comes from" \
 # --- KCIDB from LAVA results ---------------------------------------------------
 "$lj" lockless base --config boot -o "$t/lj2" --artifacts "$ART" >"$t/out" 2>&1
 "$kc" lava "$F/lava/results-lockless-boot.yaml" --job "$t/lj2/lockless-boot.yaml" --job-id 42 -o "$t/kl.json" >"$t/out" 2>&1
-check "tools/kcidb lava on lavacli's results (server export) writes valid KCIDB" "$kc" validate "$t/kl.json"
+check "tools/lab/kcidb.py lava on lavacli's results (server export) writes valid KCIDB" "$kc" validate "$t/kl.json"
 check "... a test per LAVA case of the monitor, named as the guest named it" \
 	jq_py "$t/kl.json" 'len(d["tests"]) == 9 and d["tests"][1]["path"] == "s61.smoke.boot" and d["tests"][7]["status"] == "SKIP"'
 # seen failing with: cmd_lava without judge_console (its status PASS: the
@@ -271,29 +271,29 @@ lava_root export "$F/lava/results-lockless-boot.yaml" --log "$good"
 expect "judged LAVA run: a server export with --log is judged on that console" grep -q '^PASS ' "$t/out"
 # seen failing with: judge_console mapping every exit of the scan but 1 to
 # a pass.
-mkdir -p "$t/kbroken/tools" "$t/kbroken/qemu"
-cp "$kc" "$t/kbroken/tools/"
+mkdir -p "$t/kbroken/tools/lab" "$t/kbroken/qemu"
+cp "$kc" "$t/kbroken/tools/lab/"
 cp "$here/qemu/ktap-summary" "$here/qemu/expected" "$t/kbroken/qemu/"
 cp -r "$P/rootfs-overlay" "$P/lava" "$P/branch-stack.txt" "$t/kbroken/"
 printf '#!/bin/sh\nexit 2\n' >"$t/kbroken/qemu/run"
 chmod +x "$t/kbroken/qemu/run"
-"$t/kbroken/tools/kcidb" lava "$good" --job "$t/lj2/base-boot.yaml" -o "$t/kr-broken.json" >"$t/o2" 2>&1
+"$t/kbroken/tools/lab/kcidb.py" lava "$good" --job "$t/lj2/base-boot.yaml" -o "$t/kr-broken.json" >"$t/o2" 2>&1
 check "judged LAVA run: a splat scan that did not run makes the run ERROR" \
 	jq_py "$t/kr-broken.json" 'd["tests"][0]["status"] == "ERROR" and "exited 2" in d["tests"][0]["comment"]'
 
-# --- compare (what tools/lava-local-run does after both runs) ------------------
+# --- compare (what tools/lab/lava-local-run.sh does after both runs) ------------------
 "$kc" compare --lava "$F/lava/lava-run-base-boot.log" --ktap "$F/judge/result-base-lockless.ktap" >"$t/o2" 2>&1
-check "tools/kcidb compare: LAVA's cases agree with our KTAP of the same kernel (exit 0)" \
+check "tools/lab/kcidb.py compare: LAVA's cases agree with our KTAP of the same kernel (exit 0)" \
 	bash -c "[ $? = 0 ] && grep -q '3 ours, 3 LAVA, 0 differ' '$t/o2'"
 "$kc" compare --lava "$F/lava/lava-run-base-boot.log" --ktap "$F/judge/result-nokmem-pass.ktap" >"$t/o2" 2>&1
 check "... a difference (missing tests, another result) exits 1" \
 	bash -c "[ $? = 1 ] && grep -q 'lockless.nokmem-umount *PASS *skip *NO' '$t/o2'"
 
-# --- tools/lava-local-run: input checks only (it boots; not run here) -----------
-"$P/tools/lava-local-run" nosuch >"$t/o2" 2>&1
-check "tools/lava-local-run: an unknown branch is an error (nothing staged)" \
+# --- tools/lab/lava-local-run.sh: input checks only (it boots; not run here) -----------
+"$P/tools/lab/lava-local-run.sh" nosuch >"$t/o2" 2>&1
+check "tools/lab/lava-local-run.sh: an unknown branch is an error (nothing staged)" \
 	bash -c "[ $? = 1 ] && grep -q \"unknown branch 'nosuch'\" '$t/o2' && [ ! -e '$S61_WORK/lava' ]"
-check "... its usage names the lava-run command" bash -c "'$P/tools/lava-local-run' --help | grep -q 'lava-run --job-id N --output-dir'"
+check "... its usage names the lava-run command" bash -c "'$P/tools/lab/lava-local-run.sh' --help | grep -q 'lava-run --job-id N --output-dir'"
 
 echo "1..$((pass + fail))"
 echo "lava-tests: $pass passed, $fail failed"

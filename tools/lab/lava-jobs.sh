@@ -3,7 +3,7 @@
 # the stack the way tools/boot/guest-test.sh does and report every KTAP result as a
 # LAVA test case (a test monitor on the console; docs/lava.md).
 #
-# Usage: tools/lava-jobs [BRANCH...] -o DIR --artifacts URL [options]
+# Usage: tools/lab/lava-jobs.sh [BRANCH...] -o DIR --artifacts URL [options]
 #   BRANCH           base or branches of branch-stack.txt (default: every
 #                    topic branch); one job per branch tip and config
 #   -o DIR           where the job files go (<branch>-<config>.yaml, or
@@ -21,10 +21,10 @@
 # lava-common, run by /usr/bin/python3) before it is written; on any error
 # nothing is written. Needs the kernel checkout (commit ids, cache keys).
 # Exit: 0 written (or valid), 1 bad input or a job the schema rejects.
-. "$(dirname "$0")/lib/lib.sh"
+. "$(dirname "$0")/../lib/lib.sh"
 
 py=/usr/bin/python3
-gen=$S61_ROOT/tools/lava-jobgen.py
+gen=$S61_ROOT/tools/lab/lava-jobgen.py
 lava_configs="boot debug"
 
 need_lava() {
@@ -69,7 +69,7 @@ for c in "${configs[@]}"; do
 		die "--config '$c' is not a config of qemu/configs/ (we ship: ${shipped% }); LAVA jobs are written for: $lava_configs"
 	case " $lava_configs " in
 	*" $c "*) ;;
-	*) die "--config '$c': tools/lava-jobs has no suites and timeouts for it; choose from: $lava_configs" ;;
+	*) die "--config '$c': tools/lab/lava-jobs.sh has no suites and timeouts for it; choose from: $lava_configs" ;;
 	esac
 done
 if [ ${#branches[@]} = 0 ]; then

@@ -1,15 +1,15 @@
 #!/usr/bin/python3
-"""Write and validate LAVA job definitions for tools/lava-jobs.
+"""Write and validate LAVA job definitions for tools/lab/lava-jobs.sh.
 
-Not meant to be called by hand: tools/lava-jobs checks the input (branches,
+Not meant to be called by hand: tools/lab/lava-jobs.sh checks the input (branches,
 configs, the artifact URL), resolves commits and kernel cache keys, and
 hands this script one job per line on stdin (tab-separated: file branch
 commit config judged-as kcache-key subject). Each job is written to
 --out DIR and validated with lava-common's job schema
 (lava_common.schemas.validate, Debian's lava-common 2023.01).
 
-    lava-jobgen.py --out DIR --artifacts URL --root REPO  < specs
-    lava-jobgen.py --validate FILE...    validate job files; exit 1 if any fails
+Usage: tools/lab/lava-jobgen.py --out DIR --artifacts URL --root REPO < specs
+       tools/lab/lava-jobgen.py --validate FILE...   (exit 1 if a job fails)
 
 Runs with Debian's /usr/bin/python3 (python3-yaml, lava-common); see
 docs/lava.md for the job layout, the timeouts and the artifact mapping.
@@ -181,7 +181,7 @@ def job(spec, base, root, stack_base):
     header = [
         f'# LAVA job for the lockless slab shrink series (s61): {branch} [{config}]'
         + ('' if tip else f' at {commit}'),
-        '# Written by tools/lava-jobs; how a lab runs it, the artifact layout and',
+        '# Written by tools/lab/lava-jobs.sh; how a lab runs it, the artifact layout and',
         '# the result mapping: docs/lava.md. Submit: lavacli jobs submit FILE',
         '#',
         *textwrap.wrap(f'Timeouts, from our measured runs: {c["measured"]}.', 74,
@@ -219,7 +219,7 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--out')
     ap.add_argument('--artifacts')
-    ap.add_argument('--root', default=os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+    ap.add_argument('--root', default=os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))))
     ap.add_argument('--base', default='', help='the base line of branch-stack.txt')
     ap.add_argument('--validate', nargs='+', metavar='FILE')
     args = ap.parse_args()
@@ -234,7 +234,7 @@ def main():
                 print(f'{p}: valid (lava_common.schemas.validate)')
         return 1 if bad else 0
     if not args.out or not args.artifacts:
-        ap.error('--out and --artifacts are needed (tools/lava-jobs calls this)')
+        ap.error('--out and --artifacts are needed (tools/lab/lava-jobs.sh calls this)')
     n = 0
     for line in sys.stdin:
         line = line.rstrip('\n')
