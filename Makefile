@@ -32,7 +32,7 @@ RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SOAK_ONLY ?=
 SCRIPTS := $(wildcard tools/*) $(wildcard tools/*/*.sh) $(wildcard qemu/*) $(wildcard tests/*.sh) $(wildcard tests/*/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns tools/lib qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/bench/benchlib tools/lab/kcidb.py tools/lint-awk tools/lint-docs,$(SCRIPTS))
+SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns tools/lib qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/bench/benchlib tools/lab/kcidb.py tools/lint/awk.py tools/lint/docs.py,$(SCRIPTS))
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
 	check-top-branch ci-run-tests check-commits-tests control-off-tests \
@@ -76,9 +76,9 @@ lint: deps-lint
 		rootfs-overlay/s61/bench-sample.sh \
 		rootfs-overlay/s61/tests/*/*.sh
 	shellcheck -x -e SC1091 -s bash debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/dbench.sh debian-system/overlay/s61/tests/*/*.sh
-	tools/lint-awk
-	tools/lint-awk debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/dbench.sh debian-system/overlay/s61/tests/*/*.sh
-	tools/lint-docs
+	tools/lint/awk.py
+	tools/lint/awk.py debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/dbench.sh debian-system/overlay/s61/tests/*/*.sh
+	tools/lint/docs.py
 	@# tools/lib/lib.sh sets pipefail: 'cmd | grep -q' fails by SIGPIPE, at random,
 	@# when grep exits at its first match; grep a file or a here-string.
 	@! grep -d skip -nE '^[^#]*\| *grep -[a-zA-Z]*q' tools/* tools/*/* qemu/* .ci/run || \
@@ -142,10 +142,10 @@ kcache-tests:
 tool-args-tests:
 	tests/lib/test-tool-args.sh
 
-# The tools on a fresh Debian 12's awk (mawk): tools/lint-awk, and
+# The tools on a fresh Debian 12's awk (mawk): tools/lint/awk.py, and
 # checkpatch's long-line exception run under mawk (issue #25).
 portable-tests:
-	tests/test-portable.sh
+	tests/lint/test-portable.sh
 
 # LAVA jobs (tools/lab/lava-jobs.sh) against lava-common's schema, KCIDB output
 # (tools/lab/kcidb.py) against lava/kcidb-schema-v04.json; Debian's lava-common,
@@ -406,9 +406,9 @@ debian-quilt-check: stack
 	@tools/build/deps.sh debian-quilt
 	tests/debian/test-quilt.sh
 
-# tools/lint-docs on fixtures: work-diary wording and stray dates (~1 s).
+# tools/lint/docs.py on fixtures: work-diary wording and stray dates (~1 s).
 lint-docs-tests:
-	tests/test-lint-docs.sh
+	tests/lint/test-docs.sh
 
 debian-debug-run-tests:
 	tests/debian/test-debug-run.sh

@@ -61,7 +61,7 @@ excepted() {
 # ("<title>"),'. checkpatch warns once per patch, so the lines are checked
 # here; any other long line still fails.
 # POSIX awk only: Debian 12's default awk is mawk 1.3.4, whose regular
-# expressions have no {m,n} intervals (tests/test-portable.sh), so the id's
+# expressions have no {m,n} intervals (tests/lint/test-portable.sh), so the id's
 # length is counted, not matched.
 only_upstream_long() {
 	awk 'function upstream_ref(l, w) {

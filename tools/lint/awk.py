@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Reject awk that only GNU awk runs, in the scripts that run on the host.
 
-Usage: tools/lint-awk [FILE...]   (default: every host-side script)
+Usage: tools/lint/awk.py [FILE...]   (default: every host-side script)
 
 Debian 12's default awk is mawk 1.3.4 (20200120). Its regular expressions
 have no {m,n} intervals and no GNU escapes (\\s \\w \\y \\< \\>): such a regex
@@ -17,7 +17,7 @@ import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HOST_GLOBS = ("tools", "qemu", "tests", ".ci", "rootfs-overlay")
 
 CHECKS = [

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tests of tools/lint-docs: work-diary wording and stray dates in the
+# Tests of tools/lint/docs.py: work-diary wording and stray dates in the
 # docs, on fixture pages in a temporary git repository; generated pages,
 # generated sections and tables of a committed record may carry dates.
 #
@@ -8,14 +8,14 @@
 # comment covers the checks up to the next one).
 set -u
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
-here=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../tap.sh"
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
 R=$t/root
 mkdir -p "$R/docs"
 git -C "$R" init -q
-ld() { "$here/tools/lint-docs" --root "$R" "$@"; }
+ld() { "$here/tools/lint/docs.py" --root "$R" "$@"; }
 page() { printf '%s\n' "$@" >"$R/docs/p.md"; }
 
 # seen failing with: SESSION = re.compile(r"\bsessionz\b")
@@ -95,7 +95,7 @@ check_fails "... and docs/*.md" ld
 page '# P' 'Reference.'
 check "clean pages pass" ld
 check "--help" ld --help
-expect "... prints the usage" out_has 'Usage: tools/lint-docs'
+expect "... prints the usage" out_has 'Usage: tools/lint/docs.py'
 check_fails "an unknown option fails" ld --bogus
 check_fails "a missing file fails" ld docs/nothing.md
 

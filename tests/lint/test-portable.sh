@@ -2,27 +2,27 @@
 # The tools on the awk a fresh Debian 12 has: mawk 1.3.4 (no regex
 # intervals, no GNU escapes), not the gawk that earlier work may have left
 # on a machine (issue #25: tools/stack/checkpatch.sh failed 48 of 53 patches there).
-# 1. tools/lint-awk finds no GNU-only awk in the host's or the guest's
+# 1. tools/lint/awk.py finds no GNU-only awk in the host's or the guest's
 #    scripts, and finds it in tools/stack/checkpatch.sh as of b390922;
 # 2. checkpatch's long-line exception, run under mawk itself (and gawk when
 #    this machine has it), accepts exactly the one-line upstream reference;
 #    the b390922 version fails here under mawk.
 set -u
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 # shellcheck source=tests/tap.sh
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/../tap.sh"
 fx=$here/tests/fixtures/portable
 old=$fx/checkpatch-b390922.sh
 
-check "lint-awk: no GNU-only awk in tools/, qemu/, tests/, .ci/, rootfs-overlay/" "$here/tools/lint-awk"
-check_fails "lint-awk: flags the b390922 checkpatch (broken variant: checkpatch-b390922)" "$here/tools/lint-awk" "$old"
+check "lint-awk: no GNU-only awk in tools/, qemu/, tests/, .ci/, rootfs-overlay/" "$here/tools/lint/awk.py"
+check_fails "lint-awk: flags the b390922 checkpatch (broken variant: checkpatch-b390922)" "$here/tools/lint/awk.py" "$old"
 expect "  ... naming the interval" out_has "regex interval"
-check_fails "lint-awk: flags an interval, a GNU escape and a gawk function" "$here/tools/lint-awk" "$fx/gnu-awk.sh"
+check_fails "lint-awk: flags an interval, a GNU escape and a gawk function" "$here/tools/lint/awk.py" "$fx/gnu-awk.sh"
 expect "  ... each of the three lines" bash -c "[ \$(grep -c '^' '$t/out') = 3 ]"
-check "lint-awk: passes POSIX awk (blocks, strings, bracket expressions)" "$here/tools/lint-awk" "$fx/posix-awk.sh"
-check_fails "lint-awk: a missing file is a usage error" "$here/tools/lint-awk" "$t/none"
+check "lint-awk: passes POSIX awk (blocks, strings, bracket expressions)" "$here/tools/lint/awk.py" "$fx/posix-awk.sh"
+check_fails "lint-awk: a missing file is a usage error" "$here/tools/lint/awk.py" "$t/none"
 
 # Patches whose messages hold long lines of each kind.
 mkpatch() { # NAME LONG-LINE

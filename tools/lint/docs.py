@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Reject work-diary wording and stray dates in the documentation (issue #39).
 
-Usage: tools/lint-docs [--root DIR] [FILE...]
+Usage: tools/lint/docs.py [--root DIR] [FILE...]
        (default: README.md and docs/*.md under the project root)
 
 Reference pages are written in the present tense, without the work period
@@ -134,7 +134,7 @@ def lint(root, rel):
 
 
 def main(argv):
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     files = []
     i = 0
     while i < len(argv):
@@ -158,12 +158,12 @@ def main(argv):
     found = 0
     for rel in files:
         if not os.path.isfile(os.path.join(root, rel)):
-            print(f"tools/lint-docs: {rel}: no such file under {root}", file=sys.stderr)
+            print(f"tools/lint/docs.py: {rel}: no such file under {root}", file=sys.stderr)
             return 2
         found += lint(root, rel)
     if found:
         print(f"lint-docs: {found} finding(s): reference docs are present tense, "
-              "without work periods or dates (tools/lint-docs --help)")
+              "without work periods or dates (tools/lint/docs.py --help)")
         return 1
     print(f"lint-docs: {len(files)} page(s) without work-diary wording or stray dates")
     return 0
