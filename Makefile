@@ -31,8 +31,9 @@ BRANCH ?= $(shell tools/lib/query.sh top 2>/dev/null)
 RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SOAK_ONLY ?=
-SCRIPTS := $(wildcard tools/*) $(wildcard tools/*/*.sh) $(wildcard qemu/*) $(wildcard tests/*.sh) $(wildcard tests/*/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns tools/lib qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/bench/benchlib tools/lab/kcidb.py tools/lint/awk.py tools/lint/docs.py,$(SCRIPTS))
+# The host's shell scripts, as tools/lint/awk.py tells them: by extension
+# (.sh), an extensionless one (qemu/run, .ci/run, tools/s61) by its #! line.
+SHELL_SCRIPTS = $(shell tools/lint/awk.py --list-shell tools qemu tests .ci)
 
 .PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
 	check-top-branch ci-run-tests check-commits-tests control-off-tests \
@@ -67,9 +68,6 @@ build: stack
 boot: stack
 	tools/boot/guest-test.sh --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
-# The concern directories of tools/ are no scripts (their scripts are in
-# tools/*/*.sh).
-SHELL_SCRIPTS := $(filter-out $(patsubst %/,%,$(wildcard tools/*/)),$(SHELL_SCRIPTS))
 lint: deps-lint
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
 	shellcheck -x -e SC1091 -s bash rootfs-overlay/s61/init rootfs-overlay/s61/lib.sh rootfs-overlay/s61/ktap.sh rootfs-overlay/s61/stress-ramfs.sh \

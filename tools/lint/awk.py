@@ -2,6 +2,8 @@
 """Reject awk that only GNU awk runs, in the scripts that run on the host.
 
 Usage: tools/lint/awk.py [FILE...]   (default: every host-side script)
+       tools/lint/awk.py --list-shell [DIR...]   (the shell scripts make lint
+                                                  gives shellcheck)
 
 Debian 12's default awk is mawk 1.3.4 (20200120). Its regular expressions
 have no {m,n} intervals and no GNU escapes (\\s \\w \\y \\< \\>): such a regex
@@ -100,25 +102,50 @@ def lint(path):
     return bad
 
 
-def host_files():
+def is_shell(path):
+    """A shell script by its name: FILE.sh (or a guest library FILE.lib);
+    any other extension is not; a name without one is if its first line
+    says so (#! of sh or bash, or "# shellcheck shell=")."""
+    name = os.path.basename(path)
+    ext = os.path.splitext(name)[1]
+    if ext or name.startswith("."):
+        return ext in (".sh", ".lib")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            first = f.readline()
+    except OSError:
+        return False
+    return bool(re.match(r"#!\S*/(env )?(ba)?sh\b|#!/usr/bin/env (ba)?sh\b|# shellcheck shell=", first))
+
+
+def shell_files(tops):
+    """The shell scripts under the directories (or files) TOPS, fixtures
+    and the broken variants' diffs left out."""
     out = []
-    for top in HOST_GLOBS:
+    for top in tops:
         d = os.path.join(ROOT, top)
+        if os.path.isfile(d):
+            out += [d] if is_shell(d) else []
+            continue
         for dirpath, _, names in os.walk(d):
-            if "/fixtures" in dirpath or "/broken" in dirpath:
+            if "/fixtures" in dirpath or "/broken" in dirpath or "__pycache__" in dirpath:
                 continue
-            for name in names:
-                p = os.path.join(dirpath, name)
-                if os.path.isfile(p) and not name.endswith((".py", ".json",
-                                                           ".yaml", ".md")):
-                    out.append(p)
-    out.append(os.path.join(ROOT, "Makefile"))
+            out += [os.path.join(dirpath, n) for n in names
+                    if os.path.isfile(os.path.join(dirpath, n)) and is_shell(os.path.join(dirpath, n))]
     return sorted(out)
+
+
+def host_files():
+    return shell_files(HOST_GLOBS) + [os.path.join(ROOT, "Makefile")]
 
 
 def main(argv):
     if any(a in ("-h", "--help") for a in argv):
         print(__doc__.strip())
+        return 0
+    if argv[:1] == ["--list-shell"]:
+        for p in shell_files(argv[1:] or HOST_GLOBS):
+            print(os.path.relpath(p, ROOT))
         return 0
     files = argv or host_files()
     bad = 0
