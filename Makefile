@@ -19,6 +19,7 @@
 #   make debian-compare  one Debian image booted on Debian's stock kernel, base
 #                  and the series built with Debian's config (tools/debian/compare.sh;
 #                  docs/debian-bench/); DEBIAN_COMPARE_ARGS; never part of check
+# The commands behind the targets, by concern: tools/s61 help.
 # Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack;
 # check and check-top refuse any other), RACE_SECS (60; .ci/run pins it),
 # SOAK_SECS (600), SOAK_ONLY (soak only these race tests, e.g. memcg-races;
@@ -87,7 +88,11 @@ tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-t
 	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
 	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
 	debian-deb-check-tests control-off-tests debian-evidence-tests debian-subsys-tests debian-broken-tests debian-debug-run-tests \
-	lint-docs-tests debian-quilt-tests
+	lint-docs-tests debian-quilt-tests s61-tests
+
+# tools/s61, the front end: help, listing, dispatch, refusals.
+s61-tests:
+	tests/lib/test-s61.sh
 
 # .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
 # fed recorded outputs; check-top's refusal of a BRANCH other than the top.

@@ -52,6 +52,13 @@ exec(code)
 with open(dst, "w") as f:
     yaml.safe_dump(d, f) if fmt == "yaml" else json.dump(d, f)' "$@"
 }
+# rc_is N CMD...: CMD (output in $t/out) exits with N.
+rc_is() {
+	local want=$1 rc=0
+	shift
+	"$@" >"$t/out" 2>&1 || rc=$?
+	[ "$rc" = "$want" ] || { echo "exit $rc, want $want" >>"$t/out"; return 1; }
+}
 # says NAME TEXT...: one check that the last output ($t/out) has every TEXT.
 says() {
 	local name=$1 p

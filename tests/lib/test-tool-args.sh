@@ -38,13 +38,6 @@ export PATH=$t/bin:$PATH
 # No call of a stub since the last 'mark'.
 mark() { : >"$calls"; }
 no_calls() { [ ! -s "$calls" ]; }
-# rc_is N CMD...: CMD (output in $t/out) exits with N.
-rc_is() {
-	local want=$1 rc=0
-	shift
-	"$@" >"$t/out" 2>&1 || rc=$?
-	[ "$rc" = "$want" ] || { echo "exit $rc, want $want" >>"$t/out"; return 1; }
-}
 
 export S61_CACHE=$t/cache S61_WORK=$P/.work
 K=$S61_WORK/linux
@@ -252,6 +245,23 @@ check_fails "debian-deb: Debian's config not fetchable fails" "$dd" one
 expect "... naming the package version and the way to look" out_has "apt-get download linux-config-6.1=1.0-1 failed: .*apt-cache madison linux-config-6.1"
 expect "... before taking the build lock" bash -c "! grep -q 'debian-' '$lock.owner' 2>/dev/null"
 expect "... and without a config in the cache" test ! -e "$S61_CACHE/debian-config/1.0-1/config.amd64_none_amd64"
+
+# ---- every command answers --help -----------------------------------------
+# Each command of tools/*/ (what tools/s61 runs) prints its usage text on
+# stdout and exits 0 for --help, before anything else (the repository's
+# own tools, with the stubs on PATH and this test's cache and work dirs).
+for f in "$here"/tools/*/*.sh "$here"/tools/*/*.py; do
+	[ -x "$f" ] || continue
+	rel=${f#"$here/"}
+	rc=0
+	"$f" --help >"$t/out" 2>"$t/err" </dev/null || rc=$?
+	if [ "$rc" = 0 ] && [ -s "$t/out" ]; then
+		ok "$rel --help: exit 0, its usage on stdout"
+	else
+		ko "$rel --help: exit 0, its usage on stdout" "exit $rc, $(wc -l <"$t/out") lines on stdout: $(head -2 "$t/err" | tr '\n' ' ')"
+	fi
+done
+find "$here/tools" -name __pycache__ -prune -exec rm -rf {} +
 
 echo "1..$((pass + fail))"
 echo "tool-args-tests: $pass passed, $fail failed"
