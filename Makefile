@@ -6,8 +6,9 @@
 #   make check-full  check + the soak race run + the other long checks
 #   make coverage  runtime coverage of every converted shrinker, base vs the
 #                  top of the stack (docs/coverage.md); part of check-full
-# Other targets: deps, stack, build, boot, lint, tools-tests, checkpatch,
-# boot-test, check-top, soak, clean-work, boot-commits (every core commit).
+# Other targets: deps, stack, build, boot, lint, tools-tests (CONCERN=stack,
+# or tests-stack: one concern's tests), checkpatch, boot-test, check-top,
+# soak, clean-work, boot-commits (every core commit).
 #   make bench     benchmarks of the series vs base (docs/benchmarks.md, docs/bench/);
 #                  QUICK=1 for a reduced run (<= 20 min); never part of check
 #   make bench-sweep / bench-0004  the memcg sweep (P4 at scale, P6) vs base /
@@ -36,13 +37,11 @@ SOAK_ONLY ?=
 # (.sh), an extensionless one (qemu/run, .ci/run, tools/s61) by its #! line.
 SHELL_SCRIPTS = $(shell tools/lint/awk.py --list-shell tools qemu tests .ci)
 
-.PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
-	check-top-branch ci-run-tests check-commits-tests control-off-tests \
-	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
-	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
-	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
-	debian-compare debian-compare-tests debian-deb-check-tests debian-evidence-tests \
-	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests debian-subsys-tests lint-docs-tests debian-quilt-tests debian-quilt-check
+.PHONY: all check check-full deps deps-lint stack build boot lint tools-tests \
+	broken-variants check-claims check-top-branch checkpatch b4-tests boot-test \
+	check-top faults soak coverage clean-work bench bench-sweep bench-0004 \
+	bench-page boot-commits debian-matrix deb debian-image debian-boot \
+	debian-compare deb-broken deb-debug-run debian-quilt-check
 
 all: deps stack
 	tools/boot/guest-test.sh --config $(CONFIG) --suites $(SUITES) $(BRANCH)
@@ -84,108 +83,21 @@ lint: deps-lint
 		{ echo "lint: '| grep -q' under pipefail (above): grep a file or <<<\"\$$(cmd)\" instead"; exit 1; }
 	@echo "lint: shellcheck clean, awk runs under Debian 12's mawk, no '| grep -q' under pipefail, no work-diary wording or stray dates in the docs"
 
-tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
-	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
-	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
-	debian-deb-check-tests control-off-tests debian-evidence-tests debian-subsys-tests debian-broken-tests debian-debug-run-tests \
-	lint-docs-tests debian-quilt-tests s61-tests
+# The tools' tests: every suite tests/CONCERN/test-*.sh, concern by concern
+# (tests/run.sh; a suite's header says what it needs: packages, arguments,
+# or that it is run elsewhere, as b4-tests). CONCERN=stack runs one
+# concern's (as does make tests-stack).
+tools-tests:
+	tests/run.sh $(CONCERN)
 
-# tools/s61, the front end: help, listing, dispatch, refusals.
-s61-tests:
-	tests/lib/test-s61.sh
-
-# .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
-# fed recorded outputs; check-top's refusal of a BRANCH other than the top.
-ci-run-tests:
-	tests/lib/test-ci-run.sh
-
-# tools/stack/check-commits.sh with a stand-in kbuild on the kernel checkout's
-# base..prep (skipped, and counted so, without a checkout: make check runs
-# it after stack, which makes one).
-check-commits-tests:
-	tests/stack/test-check-commits.sh
-
-# How a run is judged: the guest's exit-status mapping, qemu/ktap-summary,
-# the qemu/expected manifest, the splat patterns and qemu/run's wiring, on
-# recorded samples (tests/fixtures/judge) and a stub QEMU.
-judge-tests:
-	tests/boot/test-judge.sh
-
-# tools/boot/boot-test-branches.sh' CI time limit, with a stub guest-test.
-boot-test-tests:
-	tests/boot/test-boot-test.sh
-
-# tools/boot/boot-commits.sh with a stub guest-test on a synthetic checkout.
-boot-commits-tests:
-	tests/boot/test-boot-commits.sh
-
-# tools/boot/broken-variants.sh with a stub guest-test on a synthetic checkout.
-broken-variants-tests:
-	tests/boot/test-broken-variants.sh
+tests-%:
+	tests/run.sh $*
 
 # Every variant docs/testing.md claims a test failed on has its diff in
 # tests/broken/ and a current, caught row in docs/broken-variants.tsv
 # (seconds; no build, no boot); it names the runs that are due.
 check-claims:
 	tools/boot/check-claims.sh
-
-# tools/boot/check-claims.sh on fixture documents, diffs and records.
-control-off-tests:
-	tests/boot/test-control-off.sh
-
-check-claims-tests:
-	tests/boot/test-check-claims.sh
-
-kcache-tests:
-	tests/build/test-kcache.sh
-
-# How kbuild, bench, guest-test, lib-query and b4-series roundtrip take
-# their arguments: refusals before any lock, install or build (stubs, a
-# synthetic checkout).
-tool-args-tests:
-	tests/lib/test-tool-args.sh
-
-# The tools on a fresh Debian 12's awk (mawk): tools/lint/awk.py, and
-# checkpatch's long-line exception run under mawk (issue #25).
-portable-tests:
-	tests/lint/test-portable.sh
-
-# LAVA jobs (tools/lab/lava-jobs.sh) against lava-common's schema, KCIDB output
-# (tools/lab/kcidb.py) against lava/kcidb-schema-v04.json; Debian's lava-common,
-# lava-dispatcher, lavacli, python3-jsonschema, python3-yaml (docs/lava.md).
-lava-tests:
-	@tools/build/deps.sh lava
-	tests/lab/test-lava.sh
-
-# tools/bench/bench-report.py on recorded guest results (tests/fixtures/bench-quick),
-# and on a synthetic run with the P4-at-scale sweep and P6 (built by the test).
-bench-report-tests:
-	tests/bench/test-bench-report.sh
-	tests/bench/test-bench-sweep.sh
-	tests/bench/test-bench-without.sh
-
-# The verdict rule of tools/bench/benchlib/judge.py on synthetic pair ratios, and
-# the report's verdicts and earlier-runs table (issue #16).
-bench-judge-tests:
-	tests/bench/test-bench-judge.sh
-
-coverage-tests:
-	tests/boot/test-coverage.sh
-
-bisect-tests:
-	tests/stack/test-bisect.sh
-
-stack-tests:
-	tests/stack/test-stack.sh
-
-# tools/debian/matrix.sh with a stub guest test on synthetic uploads.
-debian-matrix-tests:
-	tests/debian/test-matrix.sh
-
-# tools/stack/stack.sh move / check-upstream between two synthetic uploads: clean
-# move, conflict + abort/continue/skip, interrupt, round trip (issue #26).
-stack-move-tests:
-	tests/stack/test-stack-move.sh
 
 checkpatch: stack
 	tools/stack/checkpatch.sh
@@ -355,15 +267,6 @@ debian-image:
 debian-boot:
 	tools/debian/boot.sh $(if $(DEBS),--deb $(DEBS),--kernel stock) $(DEBIAN_BOOT_ARGS)
 
-# tools/debian/image.sh and tools/debian/boot.sh with stub mmdebstrap, qemu and a
-# stub QMP server (no network, ~25 s).
-debian-image-tests:
-	tests/debian/test-image.sh
-
-# tools/debian/evidence.py on recorded debian-subsys results (~1 s).
-debian-evidence-tests:
-	tests/debian/test-evidence.sh
-
 # The same Debian image booted alternately on Debian's stock kernel, base
 # and the series built with Debian's reduced config (the .debs of make deb
 # in .work/debs; a kernel without its .deb is left out and named), rounds
@@ -373,34 +276,6 @@ debian-evidence-tests:
 debian-compare:
 	tools/debian/compare.sh $(DEBIAN_COMPARE_ARGS)
 
-# tools/debian/compare.sh and tools/debian/report.py with stub debian-image
-# and debian-boot on synthetic samples (no boot, ~10 s).
-debian-compare-tests:
-	tests/debian/test-compare.sh
-
-# tools/debian/deb-check.sh (run by tools/debian/deb.sh on the s61-testmod
-# package it packs) on synthetic .debs: a good one passes, each broken one
-# fails; tools/build/testmod.sh refuses a bad --install.
-debian-deb-check-tests:
-	tests/debian/test-deb-check.sh
-
-# tools/debian/broken.sh with stub debian-deb, debian-image and debian-boot
-# (no build, no boot, ~2 s).
-debian-broken-tests:
-	tests/debian/test-broken.sh
-
-# tools/debian/debug-run.sh with stub debian-image and debian-boot (no boot,
-# ~2 s).
-# subsys.sh and the debian-subsys binder and balloon tests on a fake /sys,
-# /proc and /boot, and how debian-system/expected judges what they say (~5 s).
-debian-subsys-tests:
-	tests/debian/test-subsys.sh
-
-# tools/debian/quilt.sh export: order, DEP-3 fields, diffs, bad input (seconds,
-# no download).
-debian-quilt-tests:
-	tests/debian/test-quilt.sh --export-only
-
 # The quilt export applied to Debian's linux source package of the base
 # (about 140 MB, cached under the shared cache; the tree compared with
 # linux-source-6.1 + patches/ and the top branch; a few minutes). Not part
@@ -408,13 +283,6 @@ debian-quilt-tests:
 debian-quilt-check: stack
 	@tools/build/deps.sh debian-quilt
 	tests/debian/test-quilt.sh
-
-# tools/lint/docs.py on fixtures: work-diary wording and stray dates (~1 s).
-lint-docs-tests:
-	tests/lint/test-docs.sh
-
-debian-debug-run-tests:
-	tests/debian/test-debug-run.sh
 
 clean-work:
 	rm -rf .work

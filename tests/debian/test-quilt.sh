@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests-args: --export-only
 # Tests of tools/debian/quilt.sh (issue #41 §4): the stack as quilt patches
 # with DEP-3 headers for Debian's 'linux' source package.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests-deps: lava
 # Tests of the LAVA and KCIDB tools (issue #17): tools/lab/lava-jobs.sh writes jobs
 # that lava-common's schema accepts and that boot what tools/boot/guest-test.sh
 # boots; bad input fails with a clear message and writes nothing; the
@@ -8,7 +9,8 @@
 # is rejected; tools/lab/kcidb.py compare. Nothing boots: the kernel checkout is a
 # synthetic one (.work/linux is never used) and lava-run is not called.
 # Needs Debian's lava-common, python3-yaml, python3-jsonschema for
-# /usr/bin/python3 (make lava-tests installs them: tools/build/deps.sh lava).
+# /usr/bin/python3 (make tools-tests installs them first: tools/build/deps.sh lava, by the
+# tests-deps line above).
 set -u
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/../tap.sh"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tests-skip: it needs the stack (make b4-tests, part of make check)
 # Tests of tools/stack/b4-series.sh on the real stack: prep (enroll, cover letter,
 # To/Cc), send (dry-run mails, revision tag), roundtrip (git am of the mails
 # gives the top's tree; without DIR, of the last send's) and that it catches
