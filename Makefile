@@ -136,48 +136,16 @@ check-top-branch:
 		echo "make: check-top tests the top of the stack ($${top:-none in branch-stack.txt}), not BRANCH=$(BRANCH): unset BRANCH (make boot BRANCH=... tests another branch)" >&2; \
 		exit 1; }
 
-# The KASAN and lockdep negative controls: the guest-test arguments that
-# make each run pass only with the control's own report (check-top runs
-# them on the debug kernel), and that tools/boot/control-off.sh runs on the boot
-# kernel (no KASAN, no lockdep), where the run must fail for that missing
-# report only.
-KASAN_CONTROL := --suites controls --only kasan-uaf --timeout 600 \
-	--append s61.control=kasan --allow-taint B --allow-lockdep-off \
-	--expect-splat 'BUG: KASAN: use-after-free in s61_kasan_uaf_write\+0x[0-9a-f]+/0x[0-9a-f]+ \[s61_shrinker_test\]' \
-	--expect-in-splat 'Read of size 8 at addr [0-9a-f]+ by task ' \
-	--expect-in-splat 'which belongs to the cache kmalloc-128 of size 128'
-LOCKDEP_CONTROL := --suites controls --only lockdep-abba --timeout 600 \
-	--append s61.control=lockdep --allow-lockdep-off \
-	--expect-splat 'WARNING: possible circular locking dependency detected' \
-	--expect-in-splat '\(s61_lock_a\)' --expect-in-splat '\(s61_lock_b\)' \
-	--expect-in-splat 'at: s61_lockdep_abba_write\+0x'
-
-# The top of the stack under the debug kernel (lockdep, PROVE_RCU, KASAN,
-# kmemleak, UBSAN; the KUnit suite runs during its boot): KUnit, smoke, the
-# lockless properties, a short race run and 180 s of the memcg race; then
-# the negative controls, each in a boot of its own that passes only if its
-# checker reports the test module's deliberate bug, by the module's own
-# object, function or locks (--expect-in-splat), and nothing else: the
-# kmemleak leak (256 bytes, s61_leak_object), KASAN's use-after-free (the
-# report taints B and turns lockdep off: allowed for that run only) and
-# lockdep's AB-BA (turns lockdep off). Then the nokmem case and the
-# lockless suite on base, where the old stall must show (XFAIL), never
-# pass; both boot the `boot` kernels the boot test has just built (kernel
-# cache).
+# The top of the stack under the debug kernel (KUnit, smoke, the lockless
+# properties, a short race run and 180 s of the memcg race), the negative
+# controls (kmemleak, KASAN, lockdep), each in a boot of its own and, for
+# KASAN and lockdep, again on the boot kernel with the option off
+# (tools/boot/control-off.sh); then the nokmem case and the lockless suite
+# on base, where the old stall must show (XFAIL). The runs and their
+# arguments are data: qemu/check-top.runs, run in order by
+# tools/boot/check-top.sh; the first that fails stops it.
 check-top: check-top-branch stack
-	tools/boot/guest-test.sh --config debug --suites smoke,kunit,lockless,races --timeout 1800 \
-		--append "s61.race_secs=$(RACE_SECS) s61.test_timeout=900" $(BRANCH)
-	tools/boot/guest-test.sh --config debug --suites controls --only kmemleak-leak --timeout 600 \
-		--expect-splat 'unreferenced object 0x[0-9a-f]+ \(size 256\):' \
-		--expect-in-splat '\] s61_leak_object(\.[a-z]+\.[0-9]+)?\+0x[0-9a-f]+/0x[0-9a-f]+ \[s61_shrinker_test\]' \
-		--expect-splat 'kmemleak: 1 new suspected memory leaks' $(BRANCH)
-	tools/boot/guest-test.sh --config debug $(KASAN_CONTROL) $(BRANCH)
-	tools/boot/guest-test.sh --config debug $(LOCKDEP_CONTROL) $(BRANCH)
-	tools/boot/control-off.sh --off CONFIG_KASAN -- --config boot $(KASAN_CONTROL) $(BRANCH)
-	tools/boot/control-off.sh --off CONFIG_LOCKDEP -- --config boot $(LOCKDEP_CONTROL) $(BRANCH)
-	tools/boot/guest-test.sh --config boot --suites lockless --only nokmem-umount \
-		--append cgroup.memory=nokmem $(BRANCH)
-	tools/boot/guest-test.sh --config boot --suites lockless base
+	tools/boot/check-top.sh $(BRANCH) $(RACE_SECS)
 
 # Fault injection on the top of the stack under the debug config: the exact
 # fail-nth sweep over a tmpfs mount and a memcg mkdir (about 4 min).

@@ -386,7 +386,7 @@ run() {
 		--out "$t/run" "$@"
 }
 # Each run with the suites (and --only) its result was recorded with, as
-# the Makefile's check-top and tools/boot/boot-test-branches.sh run them.
+# make check-top (qemu/check-top.runs) and tools/boot/boot-test-branches.sh run them.
 check "run: base XFAIL passes on base (check-top's last run)" \
 	run console-clean.log result-base-lockless.ktap --config boot --expect-target base --suites lockless
 # seen failing on: qemu/run that did not pass --expect to ktap-summary.
@@ -794,12 +794,12 @@ printf '# FAIL: the test said: printk messages dropped\n' >"$t/one.log"
 check "scan: a test's own line with those words does not" scan "$t/one.log"
 
 # ---- the negative controls of check-top (issue 29 §2) ---------------------
-# The Makefile's control runs as make check-top runs them (make -n: their
-# arguments, quoting included), fed the consoles and results of the debug
-# kernel (each control must pass) and of the boot kernel, which has no
-# KASAN and no lockdep (each must fail: the expected splat is missing).
-env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -n -C "$here" check-top BRANCH="$("$here/tools/lib/query.sh" top)" 2>/dev/null |
-	awk '{ if (sub(/\\$/, "")) { buf = buf $0; next } print buf $0; buf = "" }' |
+# The control runs as make check-top runs them (qemu/check-top.runs, as
+# tools/boot/check-top.sh --dry-run prints them: their arguments, quoting
+# included), fed the consoles and results of the debug kernel (each
+# control must pass) and of the boot kernel, which has no KASAN and no
+# lockdep (each must fail: the expected splat is missing).
+S61_WORK=$t/work S61_CACHE=$t/cache "$here/tools/boot/check-top.sh" --dry-run "$("$here/tools/lib/query.sh" top)" 60 2>/dev/null |
 	grep '^tools/boot/guest-test.sh .*--suites controls' >"$t/ctl-lines"
 # ctl NAME CONSOLE RESULT [qemu/run args]: qemu/run (stub QEMU) with the
 # arguments of check-top's run of controls.NAME; the branch becomes
@@ -813,7 +813,7 @@ ctl() {
 	br=${*: -1}
 	run "$con" "$res" "${@:1:$# - 1}" --expect-target "$br" "${extra[@]}"
 }
-# seen failing on: the Makefile's KASAN control without --only kasan-uaf.
+# seen failing on: check-top's KASAN control without --only kasan-uaf.
 expect "check-top has a control run for kmemleak-leak, kasan-uaf and lockdep-abba, each with --only and its s61.control" \
 	bash -c "grep -q -- '--only kmemleak-leak ' '$t/ctl-lines' && grep -q -- '--only kasan-uaf .*s61.control=kasan ' '$t/ctl-lines' &&
 		grep -q -- '--only lockdep-abba .*s61.control=lockdep ' '$t/ctl-lines' && [ \$(wc -l <'$t/ctl-lines') = 3 ]"
@@ -845,7 +845,7 @@ expect "... not the control's own" out_has "EXPECTED SPLAT INCOMPLETE: .*s61_loc
 # seen failing on: in-splat REs matched against the report's first line only.
 check "control: kmemleak's report of the module's 256-byte object passes" \
 	ctl kmemleak-leak console-kmemleak-control.log result-controls-kmemleak.ktap
-# seen failing on: the Makefile's kmemleak control with its old regex (any leak).
+# seen failing on: check-top's kmemleak control with its old regex (any leak).
 check_fails "control: any other leak (console-kmemleak.log: 64 bytes, another frame) fails kmemleak's control" \
 	ctl kmemleak-leak console-kmemleak.log result-controls-kmemleak.ktap
 # seen failing on: qemu/run ignoring --expect-in-splat.

@@ -20,6 +20,7 @@ new_project
 mkdir -p "$P/.ci" "$t/bin"
 cp "$here/.ci/run" "$P/.ci/run"
 cp "$here/Makefile" "$P/Makefile"
+cp "$here/qemu/check-top.runs" "$P/qemu/"
 printf 'base linux-source-6.1 1.0-1\none\ntwo core\n' >"$P/branch-stack.txt"
 calls=$t/make.calls
 cat >"$t/bin/make" <<EOF
@@ -102,8 +103,10 @@ check "CI passes the top and 60 s to make" grep -qx "args: check BRANCH=two RACE
 args=$(sed -n 's/^args: //p' "$calls")
 read -r -a args <<<"$args"
 (cd "$P" && BRANCH=base RACE_SECS=1 "$real_make" -n "${args[@]/#check/check-top}") >"$t/n.out" 2>&1
-check "... check-top's race run boots the top for 60 s" \
-	grep -qx '	--append "s61.race_secs=60 s61.test_timeout=900" two' "$t/n.out"
+check "... check-top's runs get the top and 60 s" grep -qx 'tools/boot/check-top.sh two 60' "$t/n.out"
+"$P/tools/boot/check-top.sh" --dry-run two 60 >"$t/n.out" 2>&1
+check "... its race run boots the top for 60 s" \
+	grep -q " --append 's61.race_secs=60 s61.test_timeout=900' two$" "$t/n.out"
 check "... its kmemleak control the top" grep -q "new suspected memory leaks' two$" "$t/n.out"
 
 # check-top (and check) refuse a BRANCH that is not the top, before any
