@@ -35,6 +35,10 @@ for d in "$here"/tools/*/; do
 	done
 done
 expect "help lists the stack's subcommands" grep -q "tools/stack/stack.sh VERB ... (VERB: init apply export rebase move check-upstream status path)" "$t/help"
+expect "help lists the shared S61_* variables of tools/lib/lib.sh" \
+	bash -c "sed -n '/^Shared environment/,\$p' '$t/help' | grep -q S61_CACHE &&
+		sed -n '/^Shared environment/,\$p' '$t/help' | grep -q S61_WORK &&
+		sed -n '/^Shared environment/,\$p' '$t/help' | grep -q S61_LINUX"
 expect "--help is help" cmp -s "$t/help" <("$s61" --help)
 expect "no argument is help" cmp -s "$t/help" <("$s61")
 

@@ -263,6 +263,27 @@ for f in "$here"/tools/*/*.sh "$here"/tools/*/*.py; do
 done
 find "$here/tools" -name __pycache__ -prune -exec rm -rf {} +
 
+# ---- every S61_* variable a command names is documented -------------------
+# in its --help, or, for those every command shares, in the header of
+# tools/lib/lib.sh (which tools/s61 help prints). Seen failing on: a
+# variable of a command's own left out of its usage text.
+sed -n '2,/^[^#]/p' "$here/tools/lib/lib.sh" >"$t/lib-header"
+for f in "$here"/tools/*/*.sh "$here"/tools/*/*.py "$here/tools/s61"; do
+	[ -x "$f" ] || continue
+	rel=${f#"$here/"}
+	"$f" --help >"$t/help" 2>/dev/null </dev/null
+	missing=''
+	while read -r v; do
+		grep -qw -- "$v" "$t/help" || grep -qw -- "$v" "$t/lib-header" || missing="$missing $v"
+	done < <(grep -oE 'S61_[A-Z0-9_]+' "$f" | sort -u)
+	if [ -z "$missing" ]; then
+		ok "$rel: every S61_* variable it names is in its --help or lib.sh's header"
+	else
+		ko "$rel: every S61_* variable it names is in its --help or lib.sh's header" "not documented:$missing"
+	fi
+done
+find "$here/tools" -name __pycache__ -prune -exec rm -rf {} +
+
 echo "1..$((pass + fail))"
 echo "tool-args-tests: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -19,6 +19,8 @@
 # output names every --expect-splat RE as EXPECTED SPLAT MISSING, and the
 # console has no splat at all and no dropped printk messages (qemu/run
 # --scan-console without expectations exits 0).
+# Environment: S61_GUEST_TEST, the guest-test to run (default
+# tools/boot/guest-test.sh; the tests give a stub).
 # Exit: 0 the control failed as it must, 1 it did not (it passed, or failed
 # for another reason), 3 bad usage or a harness error.
 . "$(dirname "$0")/../lib/lib.sh"
@@ -27,7 +29,7 @@ usage() { echo "tools/boot/control-off.sh: $*" >&2; exit 3; }
 offs=()
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h|--help) sed -n '2,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	--off)
 		[[ ${2:-} =~ ^CONFIG_[A-Z0-9_]+$ ]] || usage "--off wants a config option name like CONFIG_KASAN, not '${2:-}'"
 		offs+=("$2"); shift ;;

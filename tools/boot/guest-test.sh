@@ -31,6 +31,8 @@
 # 1) naming the log, also when the kernel comes from the cache with the
 # failure recorded. Only a kernel without module support (tools/build/testmod.sh
 # exit 2) runs without it: its tests SKIP, and the manifest allows that.
+# Environment: S61_KCACHE=0 builds the kernel even if the kernel cache has
+# it, and stores nothing there (tools/build/kcache.sh).
 # Exit: as qemu/run (0 pass, 1 test failure, unexpected outcome or splat,
 #       2 hang/no result, 3 harness error), 1 when the test module does not
 #       build, 125 when the kernel does not build (git bisect run's "skip").
@@ -43,7 +45,7 @@ target=
 quiet=--quiet
 while [ $# -gt 0 ]; do
 	case $1 in
-	-h|--help) sed -n '2,38s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,40s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	--config) config=${2:?}; shift ;;
 	--suites|--only|--append|--timeout|--accel|--mem|--smp|--qemu-arg) runargs+=("$1" "${2?}"); shift ;;
 	--verbose) quiet= ;;

@@ -63,6 +63,8 @@
 # makes this script inflate the balloon by MIB MiB below --mem (QMP
 # "balloon"; MIB 0 deflates it fully); each request and QEMU's reply go to
 # OUT/host-requests.log.
+# Environment: S61_POWEROFF_GRACE, the seconds the guest has to power off
+# after its result (default 120).
 # Exit: 0 pass, 1 a test failed, is missing or not as expected, or a splat;
 # 2 hang, crash, no result, or no power-off after the result; 3 bad usage
 # or harness error (no image, no such kernel, a failed image build, a

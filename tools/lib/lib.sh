@@ -10,6 +10,20 @@
 #     linux/              the kernel checkout (git clone --shared of base.git)
 #     build/<config>/     kbuild output (O=) per config
 #     logs/               build and boot logs
+#
+# Environment shared by every command (a command's own: its --help):
+#   S61_CACHE        the machine's shared cache (default
+#                    ${XDG_CACHE_HOME:-~/.cache}/shrinker61)
+#   S61_WORK         this clone's work directory (default <clone>/.work)
+#   S61_SRC_TARBALL  the linux-source tarball stack init imports (default
+#                    /usr/src/linux-source-6.1.tar.xz)
+#   S61_SRC_VERSION  the installed linux-source version, instead of dpkg's
+#                    (the tools' own tests)
+# Set here from those, not read: S61_ROOT (this clone), S61_LINUX
+# ($S61_WORK/linux), S61_BASE_GIT and S61_DEBS ($S61_CACHE/base.git, debs),
+# S61_STACK_FILE (branch-stack.txt), S61_PATCHES (patches/), S61_SRC_PKG
+# (linux-source-6.1), S61_IDENT_NAME and S61_IDENT_EMAIL (the storage
+# identity of patches/).
 
 set -o pipefail
 

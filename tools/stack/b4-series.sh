@@ -14,6 +14,12 @@
 #   cover      print the cover letter that prep installs (a preview)
 #   get-maintainer  scripts/get_maintainer.pl with a cache (what prep has b4 run)
 # Run 'tools/stack/b4-series.sh COMMAND --help' for a command's options.
+# Environment: S61_SENDER ("Name <mail>": who sends; else the global git
+# config), S61_B4_BRANCH (the series branch, b4/lockless-shrink-6.1),
+# S61_B4_TAGS (its revision tags, s61-b4), S61_B4_PREFIX ("RFC 6.1"),
+# S61_B4_TO and S61_B4_CC (the series' recipients), S61_SERIES_URL (the
+# clone URL the cover letter gives), S61_B4_MAX_RCPT (25: the most
+# addresses a patch mail may have).
 #
 # Everything happens in a worktree of its own, $S61_WORK/b4/linux (created
 # on first use); the main checkout's files and branches are never touched;
@@ -53,7 +59,7 @@ B4_GM_OPTS="--nogit --nogit-fallback --nogit-chief-penguins --norolestats"
 B4_MAX_RCPT=${S61_B4_MAX_RCPT:-25}
 
 usage() {
-	sed -n '2,19s/^# \{0,1\}//p' "$0"
+	sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
 }
 
 case $B4_BRANCH in

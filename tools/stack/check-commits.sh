@@ -23,6 +23,8 @@
 # as in patches/<branch>/ so that tools/stack/checkpatch-exceptions.txt applies.
 # Output: a table on stdout and in .work/logs/check-commits-<time>.txt; build
 # logs in .work/check-commits/logs/. Exit 1 names the first bad commit.
+# Environment: S61_CHECK_COMMITS_KBUILD, the kbuild to run (default
+# tools/build/kbuild.sh; the tests give a stand-in).
 . "$(dirname "$0")/../lib/lib.sh"
 
 # The build command (for this tool's own tests: a stand-in for tools/build/kbuild.sh).

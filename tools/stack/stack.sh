@@ -11,6 +11,8 @@
 #   status   per branch: commits, exported or not; exit 1 if anything is not exported
 #   path     print the kernel checkout's path
 # Run 'tools/stack/stack.sh COMMAND --help' for a command's options.
+# Environment: S61_MADISON=FILE: check-upstream and move read the uploads
+# from FILE (apt-cache madison's output) instead of asking apt.
 . "$(dirname "$0")/../lib/lib.sh"
 
 SYNC_NS=refs/stack/synced
@@ -22,7 +24,7 @@ TMP_NS=refs/stack/new
 APPLY_MARK=s61-stack-apply
 
 usage() {
-	sed -n '2,13s/^# \{0,1\}//p' "$0"
+	sed -n '2,15s/^# \{0,1\}//p' "$0"
 }
 
 # Fixed identity and dates so that the same tarball gives the same base commit
