@@ -6,19 +6,21 @@
 #   make check-full  check + the soak race run + the other long checks
 #   make coverage  runtime coverage of every converted shrinker, base vs the
 #                  top of the stack (docs/coverage.md); part of check-full
-# Other targets: deps, stack, build, boot, lint, check-records, tools-tests, checkpatch,
-# boot-test, check-top, soak, clean-work, boot-commits (every core commit).
+# Other targets: deps, stack, build, boot, lint, check-records, tools-tests (CONCERN=stack,
+# or tests-stack: one concern's tests), checkpatch, boot-test, check-top,
+# soak, clean-work, boot-commits (every core commit).
 #   make bench     benchmarks of the series vs base (docs/results/benchmarks.md, docs/bench/);
 #                  QUICK=1 for a reduced run (<= 20 min); never part of check
 #   make bench-sweep / bench-0004  the memcg sweep (P4 at scale, P6) vs base /
 #                  the stack without memcg-empty-units against it
 #   make bench-page  docs/results/benchmarks.md anew from docs/bench/*.json (no runs)
 #   make deb       the top and base as Debian packages with Debian's own
-#                  config, reduced (tools/debian-deb; .work/debs/); DEB_ARGS
+#                  config, reduced (tools/debian/deb.sh; .work/debs/); DEB_ARGS
 #                  e.g. --flavour debug; never part of check
 #   make debian-compare  one Debian image booted on Debian's stock kernel, base
-#                  and the series built with Debian's config (tools/debian-compare;
+#                  and the series built with Debian's config (tools/debian/compare.sh;
 #                  docs/debian-bench/); DEBIAN_COMPARE_ARGS; never part of check
+# The commands behind the targets, by concern: tools/s61 help.
 # Variables: CONFIG (boot), SUITES (smoke,lockless), BRANCH (top of the stack;
 # check and check-top refuse any other), RACE_SECS (60; .ci/run pins it),
 # SOAK_SECS (600), SOAK_ONLY (soak only these race tests, e.g. memcg-races;
@@ -27,24 +29,22 @@
 SHELL := /bin/bash
 CONFIG ?= boot
 SUITES ?= smoke,lockless
-BRANCH ?= $(shell tools/lib-query top 2>/dev/null)
+BRANCH ?= $(shell tools/lib/query.sh top 2>/dev/null)
 RACE_SECS ?= 60
 SOAK_SECS ?= 600
 SOAK_ONLY ?=
-SCRIPTS := $(wildcard tools/*) $(wildcard qemu/*) $(wildcard tests/*.sh) $(wildcard tests/lint/*.sh) $(wildcard tests/lib/*.sh) .ci/run
-SHELL_SCRIPTS := $(filter-out %.py %/__pycache__ %-exceptions %-patterns qemu/ktap-summary qemu/qmp qemu/expected qemu/configs qemu/debian qemu/bins tools/benchlib tools/kcidb tools/lint-awk tools/lint-docs tools/lib tools/lint,$(SCRIPTS))
+# The host's shell scripts, as tools/lint/awk.py tells them: by extension
+# (.sh), an extensionless one (qemu/run, .ci/run, tools/s61) by its #! line.
+SHELL_SCRIPTS = $(shell tools/lint/awk.py --list-shell tools qemu tests .ci)
 
-.PHONY: all check check-full deps deps-lint stack build boot lint tools-tests broken-variants check-claims check-claims-tests \
-	check-top-branch ci-run-tests check-commits-tests control-off-tests \
-	stack-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests boot-test-tests checkpatch b4-tests boot-test check-top faults soak coverage clean-work bench bench-sweep bench-0004 bench-page \
-	boot-commits boot-commits-tests judge-tests lava-tests broken-variants-tests portable-tests tool-args-tests stack-move-tests \
-	debian-matrix debian-matrix-tests deb debian-image debian-boot debian-image-tests \
-	debian-compare debian-compare-tests debian-deb-check-tests debian-evidence-tests \
-	deb-broken debian-broken-tests deb-debug-run debian-debug-run-tests debian-subsys-tests lint-docs-tests debian-quilt-tests debian-quilt-check \
-	check-records records-tests results-tests
+.PHONY: all check check-full deps deps-lint stack build boot lint tools-tests \
+	broken-variants check-claims check-top-branch checkpatch b4-tests boot-test \
+	check-top faults soak coverage clean-work bench bench-sweep bench-0004 \
+	bench-page boot-commits debian-matrix deb debian-image debian-boot \
+	debian-compare deb-broken deb-debug-run debian-quilt-check check-records results
 
 all: deps stack
-	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
+	tools/boot/guest-test.sh --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
 check: check-top-branch deps deps-lint lint check-records check-claims stack tools-tests checkpatch b4-tests boot-test check-top
 	@echo "make check: all passed"
@@ -53,20 +53,20 @@ check-full: check faults soak coverage
 	@echo "make check-full: all passed"
 
 deps:
-	@tools/deps base
+	@tools/build/deps.sh base
 
 deps-lint:
-	@tools/deps lint
+	@tools/build/deps.sh lint
 
 stack: deps
-	tools/stack init
-	tools/stack apply
+	tools/stack/stack.sh init
+	tools/stack/stack.sh apply
 
 build: stack
-	tools/kbuild --config $(CONFIG) $(BRANCH)
+	tools/build/kbuild.sh --config $(CONFIG) $(BRANCH)
 
 boot: stack
-	tools/guest-test --config $(CONFIG) --suites $(SUITES) $(BRANCH)
+	tools/boot/guest-test.sh --config $(CONFIG) --suites $(SUITES) $(BRANCH)
 
 lint: deps-lint check-records
 	shellcheck -x -e SC1091 $(SHELL_SCRIPTS)
@@ -74,140 +74,57 @@ lint: deps-lint check-records
 		rootfs-overlay/s61/bench-sample.sh \
 		rootfs-overlay/s61/tests/*/*.sh
 	shellcheck -x -e SC1091 -s bash debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/dbench.sh debian-system/overlay/s61/tests/*/*.sh
-	tools/lint-awk
-	tools/lint-awk debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/dbench.sh debian-system/overlay/s61/tests/*/*.sh
-	tools/lint-docs
-	@# tools/lib.sh sets pipefail: 'cmd | grep -q' fails by SIGPIPE, at random,
+	tools/lint/awk.py
+	tools/lint/awk.py debian-system/overlay/s61/debian-run debian-system/overlay/s61/subsys.sh debian-system/overlay/s61/dbench.sh debian-system/overlay/s61/tests/*/*.sh
+	tools/lint/docs.py
+	@# tools/lib/lib.sh sets pipefail: 'cmd | grep -q' fails by SIGPIPE, at random,
 	@# when grep exits at its first match; grep a file or a here-string.
-	@! grep -d skip -nE '^[^#]*\| *grep -[a-zA-Z]*q' tools/* qemu/* .ci/run || \
+	@! grep -d skip -nE '^[^#]*\| *grep -[a-zA-Z]*q' tools/* tools/*/* qemu/* .ci/run || \
 		{ echo "lint: '| grep -q' under pipefail (above): grep a file or <<<\"\$$(cmd)\" instead"; exit 1; }
 	@echo "lint: shellcheck clean, awk runs under Debian 12's mawk, no '| grep -q' under pipefail, no work-diary wording or stray dates in the docs"
 
-tools-tests: portable-tests stack-tests stack-move-tests bisect-tests coverage-tests kcache-tests bench-report-tests bench-judge-tests \
-	boot-test-tests judge-tests boot-commits-tests lava-tests broken-variants-tests ci-run-tests check-commits-tests \
-	tool-args-tests debian-matrix-tests check-claims-tests debian-image-tests debian-compare-tests \
-	debian-deb-check-tests control-off-tests debian-evidence-tests debian-subsys-tests debian-broken-tests debian-debug-run-tests \
-	lint-docs-tests debian-quilt-tests records-tests results-tests
+# The tools' tests: every suite tests/CONCERN/test-*.sh, concern by concern
+# (tests/run.sh; a suite's header says what it needs: packages, arguments,
+# or that it is run elsewhere, as b4-tests). CONCERN=stack runs one
+# concern's (as does make tests-stack).
+tools-tests:
+	tests/run.sh $(CONCERN)
 
-# .ci/run's closing count and its pinned BRANCH/RACE_SECS, with a stub make
-# fed recorded outputs; check-top's refusal of a BRANCH other than the top.
-ci-run-tests:
-	tests/test-ci-run.sh
-
-# tools/check-commits with a stand-in kbuild on the kernel checkout's
-# base..prep (skipped, and counted so, without a checkout: make check runs
-# it after stack, which makes one).
-check-commits-tests:
-	tests/test-check-commits.sh
-
-# How a run is judged: the guest's exit-status mapping, qemu/ktap-summary,
-# the qemu/expected manifest, the splat patterns and qemu/run's wiring, on
-# recorded samples (tests/fixtures/judge) and a stub QEMU.
-judge-tests:
-	tests/test-judge.sh
-
-# tools/boot-test-branches' CI time limit, with a stub guest-test.
-boot-test-tests:
-	tests/test-boot-test.sh
-
-# tools/boot-commits with a stub guest-test on a synthetic checkout.
-boot-commits-tests:
-	tests/test-boot-commits.sh
-
-# tools/broken-variants with a stub guest-test on a synthetic checkout.
-broken-variants-tests:
-	tests/test-broken-variants.sh
+tests-%:
+	tests/run.sh $*
 
 # Every variant docs/testing.md claims a test failed on has its diff in
 # tests/broken/ and a current, caught row in docs/broken-variants.tsv
 # (seconds; no build, no boot); it names the runs that are due.
 check-claims:
-	tools/check-claims
-
-# tools/check-claims on fixture documents, diffs and records.
-control-off-tests:
-	tests/test-control-off.sh
-
-check-claims-tests:
-	tests/test-check-claims.sh
-
-kcache-tests:
-	tests/test-kcache.sh
-
-# How kbuild, bench, guest-test, lib-query and b4-series roundtrip take
-# their arguments: refusals before any lock, install or build (stubs, a
-# synthetic checkout).
-tool-args-tests:
-	tests/test-tool-args.sh
-
-# The tools on a fresh Debian 12's awk (mawk): tools/lint-awk, and
-# checkpatch's long-line exception run under mawk (issue #25).
-portable-tests:
-	tests/test-portable.sh
-
-# LAVA jobs (tools/lava-jobs) against lava-common's schema, KCIDB output
-# (tools/kcidb) against lava/kcidb-schema-v04.json; Debian's lava-common,
-# lava-dispatcher, lavacli, python3-jsonschema, python3-yaml (docs/lava.md).
-lava-tests:
-	@tools/deps lava
-	tests/test-lava.sh
-
-# tools/bench-report.py on recorded guest results (tests/fixtures/bench-quick),
-# and on a synthetic run with the P4-at-scale sweep and P6 (built by the test).
-bench-report-tests:
-	tests/test-bench-report.sh
-	tests/test-bench-sweep.sh
-	tests/test-bench-without.sh
-
-# The verdict rule of tools/benchlib/judge.py on synthetic pair ratios, and
-# the report's verdicts and earlier-runs table (issue #16).
-bench-judge-tests:
-	tests/test-bench-judge.sh
-
-coverage-tests:
-	tests/test-coverage.sh
-
-bisect-tests:
-	tests/test-bisect.sh
-
-stack-tests:
-	tests/test-stack.sh
-
-# tools/debian-matrix with a stub guest test on synthetic uploads.
-debian-matrix-tests:
-	tests/test-debian-matrix.sh
-
-# tools/stack move / check-upstream between two synthetic uploads: clean
-# move, conflict + abort/continue/skip, interrupt, round trip (issue #26).
-stack-move-tests:
-	tests/test-stack-move.sh
+	tools/boot/check-claims.sh
 
 checkpatch: stack
-	tools/checkpatch
+	tools/stack/checkpatch.sh
 
 # b4 prep/send of the whole series and the mail round trip (needs the stack).
 b4-tests: stack
-	@tools/deps b4
-	tests/test-b4-roundtrip.sh
+	@tools/build/deps.sh b4
+	tests/stack/test-b4-roundtrip.sh
 
 # Every tip of the stack: build, boot, smoke. Under .ci/run (S61_DEADLINE)
 # uncached tips that no longer fit into CI's time are skipped; here, run
 # by hand, none is.
 boot-test: stack
-	tools/boot-test-branches
+	tools/boot/boot-test-branches.sh
 
 # Every commit of prep, the core branches and tests with the debug kernel:
 # smoke, lockless, races (docs/results/boot-commits.md; hours; never part of check).
 # BOOT_COMMITS_ARGS: more options, e.g. --from COMMIT to resume.
 boot-commits: stack
-	tools/boot-commits $(BOOT_COMMITS_ARGS)
+	tools/boot/boot-commits.sh $(BOOT_COMMITS_ARGS)
 
 # The deliberately broken kernels of tests/broken/ that carry a "fails:"
 # header (docs/results/broken-variants.md): each applied to the top, built, booted;
 # the run must fail with the named test among the failures. ~2 min each
 # (kunit config); never part of check. BROKEN=NAME... runs only those.
 broken-variants: stack
-	tools/broken-variants $(BROKEN)
+	tools/boot/broken-variants.sh $(BROKEN)
 
 # check-top tests the top of the stack. BRANCH comes from the environment
 # too (?=): BRANCH=base make check would send it to base, where the
@@ -215,69 +132,37 @@ broken-variants: stack
 # check-top refuse any other BRANCH before they start (make boot, faults,
 # soak and coverage take any); .ci/run pins BRANCH and RACE_SECS.
 check-top-branch:
-	@top=$$(tools/lib-query top) && [ -n "$$top" ] && [ "$(BRANCH)" = "$$top" ] || { \
+	@top=$$(tools/lib/query.sh top) && [ -n "$$top" ] && [ "$(BRANCH)" = "$$top" ] || { \
 		echo "make: check-top tests the top of the stack ($${top:-none in branch-stack.txt}), not BRANCH=$(BRANCH): unset BRANCH (make boot BRANCH=... tests another branch)" >&2; \
 		exit 1; }
 
-# The KASAN and lockdep negative controls: the guest-test arguments that
-# make each run pass only with the control's own report (check-top runs
-# them on the debug kernel), and that tools/control-off runs on the boot
-# kernel (no KASAN, no lockdep), where the run must fail for that missing
-# report only.
-KASAN_CONTROL := --suites controls --only kasan-uaf --timeout 600 \
-	--append s61.control=kasan --allow-taint B --allow-lockdep-off \
-	--expect-splat 'BUG: KASAN: use-after-free in s61_kasan_uaf_write\+0x[0-9a-f]+/0x[0-9a-f]+ \[s61_shrinker_test\]' \
-	--expect-in-splat 'Read of size 8 at addr [0-9a-f]+ by task ' \
-	--expect-in-splat 'which belongs to the cache kmalloc-128 of size 128'
-LOCKDEP_CONTROL := --suites controls --only lockdep-abba --timeout 600 \
-	--append s61.control=lockdep --allow-lockdep-off \
-	--expect-splat 'WARNING: possible circular locking dependency detected' \
-	--expect-in-splat '\(s61_lock_a\)' --expect-in-splat '\(s61_lock_b\)' \
-	--expect-in-splat 'at: s61_lockdep_abba_write\+0x'
-
-# The top of the stack under the debug kernel (lockdep, PROVE_RCU, KASAN,
-# kmemleak, UBSAN; the KUnit suite runs during its boot): KUnit, smoke, the
-# lockless properties, a short race run and 180 s of the memcg race; then
-# the negative controls, each in a boot of its own that passes only if its
-# checker reports the test module's deliberate bug, by the module's own
-# object, function or locks (--expect-in-splat), and nothing else: the
-# kmemleak leak (256 bytes, s61_leak_object), KASAN's use-after-free (the
-# report taints B and turns lockdep off: allowed for that run only) and
-# lockdep's AB-BA (turns lockdep off). Then the nokmem case and the
-# lockless suite on base, where the old stall must show (XFAIL), never
-# pass; both boot the `boot` kernels the boot test has just built (kernel
-# cache).
+# The top of the stack under the debug kernel (KUnit, smoke, the lockless
+# properties, a short race run and 180 s of the memcg race), the negative
+# controls (kmemleak, KASAN, lockdep), each in a boot of its own and, for
+# KASAN and lockdep, again on the boot kernel with the option off
+# (tools/boot/control-off.sh); then the nokmem case and the lockless suite
+# on base, where the old stall must show (XFAIL). The runs and their
+# arguments are data: qemu/check-top.runs, run in order by
+# tools/boot/check-top.sh; the first that fails stops it.
 check-top: check-top-branch stack
-	tools/guest-test --config debug --suites smoke,kunit,lockless,races --timeout 1800 \
-		--append "s61.race_secs=$(RACE_SECS) s61.test_timeout=900" $(BRANCH)
-	tools/guest-test --config debug --suites controls --only kmemleak-leak --timeout 600 \
-		--expect-splat 'unreferenced object 0x[0-9a-f]+ \(size 256\):' \
-		--expect-in-splat '\] s61_leak_object(\.[a-z]+\.[0-9]+)?\+0x[0-9a-f]+/0x[0-9a-f]+ \[s61_shrinker_test\]' \
-		--expect-splat 'kmemleak: 1 new suspected memory leaks' $(BRANCH)
-	tools/guest-test --config debug $(KASAN_CONTROL) $(BRANCH)
-	tools/guest-test --config debug $(LOCKDEP_CONTROL) $(BRANCH)
-	tools/control-off --off CONFIG_KASAN -- --config boot $(KASAN_CONTROL) $(BRANCH)
-	tools/control-off --off CONFIG_LOCKDEP -- --config boot $(LOCKDEP_CONTROL) $(BRANCH)
-	tools/guest-test --config boot --suites lockless --only nokmem-umount \
-		--append cgroup.memory=nokmem $(BRANCH)
-	tools/guest-test --config boot --suites lockless base
+	tools/boot/check-top.sh $(BRANCH) $(RACE_SECS)
 
 # Fault injection on the top of the stack under the debug config: the exact
 # fail-nth sweep over a tmpfs mount and a memcg mkdir (about 4 min).
 faults: stack
-	tools/guest-test --config debug --suites faults --timeout 1200 $(BRANCH)
+	tools/boot/guest-test.sh --config debug --suites faults --timeout 1200 $(BRANCH)
 
 soak: stack
-	tools/guest-test --config debug --suites races $(if $(SOAK_ONLY),--only $(SOAK_ONLY)) --timeout $$(($(SOAK_SECS) + 900)) \
+	tools/boot/guest-test.sh --config debug --suites races $(if $(SOAK_ONLY),--only $(SOAK_ONLY)) --timeout $$(($(SOAK_SECS) + 900)) \
 		--append "s61.race_secs=$(SOAK_SECS) s61.test_timeout=$$(($(SOAK_SECS) + 600))" $(BRANCH)
 
 # Benchmarks (issue #6): base vs the top of the stack, bench config, rounds
 # alternating A B; writes docs/results/benchmarks.md and, every run kept,
 # docs/bench/<date>-<quick|full>.{json,png} (with -a other than base in
 # BENCH_ARGS: docs/bench/<date>-<quick|full>-<A>-vs-<B>.{md,json,png}).
-# QUICK=1: 2 rounds and shorter workloads. BENCH_ARGS: more tools/bench options.
+# QUICK=1: 2 rounds and shorter workloads. BENCH_ARGS: more tools/bench/bench.sh options.
 bench: stack
-	tools/bench $(if $(filter 1,$(QUICK)),--quick) $(BENCH_ARGS)
+	tools/bench/bench.sh $(if $(filter 1,$(QUICK)),--quick) $(BENCH_ARGS)
 
 # P4 at scale and P6 (issue #16): the memcg sweep (N = 250 .. 4000) in boots
 # of its own, base vs the top; docs/bench/<date>-full-only-70-p4-sweep.*.
@@ -287,77 +172,68 @@ bench: stack
 SWEEP_ARGS = --only 70-p4-sweep --p2-pairs 0 --timeout 2400 \
 	--append "s61.bench_p4s=1 s61.test_timeout=2100"
 bench-sweep: stack
-	tools/bench $(SWEEP_ARGS) $(BENCH_ARGS)
+	tools/bench/bench.sh $(SWEEP_ARGS) $(BENCH_ARGS)
 
 bench-0004: stack
-	a=$$(tools/lib-query parent memcg-empty-units) && \
-	tools/bench -a "$$a" -b memcg-empty-units $(SWEEP_ARGS) $(BENCH_ARGS)
+	a=$$(tools/lib/query.sh parent memcg-empty-units) && \
+	tools/bench/bench.sh -a "$$a" -b memcg-empty-units $(SWEEP_ARGS) $(BENCH_ARGS)
 
-# docs/results/benchmarks.md anew from the recorded runs in docs/bench/ (tools/bench
+# docs/results/benchmarks.md anew from the recorded runs in docs/bench/ (tools/bench/bench.sh
 # does this after every run): the newest full whole run, memcg sweep and
 # 0004 on/off run, each judged by today's rules, and every run in a table.
 bench-page:
-	python3 tools/bench-report.py --page docs/results/benchmarks.md --dir docs/bench
+	python3 tools/bench/bench-report.py --page docs/results/benchmarks.md --dir docs/bench
 
 # Runtime coverage (docs/coverage.md): the coverage config and suite on the
 # top of the stack and on base; both must pass and show the same debugfs
 # shrinker names.
 coverage: stack
-	@tools/deps coverage
-	tools/coverage $(BRANCH) base
+	@tools/build/deps.sh coverage
+	tools/boot/coverage.sh $(BRANCH) base
 
 # The stack on every linux-source-6.1 upload (issue #26), in scratch copies:
 # per-patch dry runs, then the top built and booted (boot config, smoke and
 # lockless) where it applies; docs/debian-versions.md and .tsv. Never part
 # of check. MATRIX_ARGS: --no-boot, --versions V1,V2, --dry-run, --force.
 debian-matrix: stack
-	tools/debian-matrix $(MATRIX_ARGS)
+	tools/debian/matrix.sh $(MATRIX_ARGS)
 
 # The top (BRANCH) and base as Debian packages: Debian's amd64 config of the
-# stack's upload reduced to qemu/debian/modules.list (tools/debian-deb).
+# stack's upload reduced to qemu/debian/modules.list (tools/debian/deb.sh).
 # Times in docs/timings.md; docs/debian-system.md for what runs them.
 deb: stack
-	tools/debian-deb $(DEB_ARGS) $(BRANCH)
-	tools/debian-deb $(DEB_ARGS) base
+	tools/debian/deb.sh $(DEB_ARGS) $(BRANCH)
+	tools/debian/deb.sh $(DEB_ARGS) base
 
 # The deliberately broken kernels of debian-system/broken-variants, each
-# built into the top with Debian's reduced config (tools/debian-deb
+# built into the top with Debian's reduced config (tools/debian/deb.sh
 # --broken), installed in the Debian image and booted: the run must fail
-# with the tests the list names (tools/debian-broken; record
+# with the tests the list names (tools/debian/broken.sh; record
 # docs/debian-broken.tsv). A build of the top's tree each (~20 min with a
 # warm ccache) and a boot; never part of check. DEBIAN_BROKEN="NAME..."
 # for some of them.
 deb-broken: stack
 	set -e; for v in $(or $(DEBIAN_BROKEN),$(shell awk '!/^#/ && NF { print $$1 }' debian-system/broken-variants)); do \
-		tools/debian-broken $$v; done
+		tools/debian/broken.sh $$v; done
 
 # The debug flavour's run (issue #27): the newest debug .deb of .work/debs
 # (make deb DEB_ARGS=--flavour debug) in the Debian image, every test of
 # debian-smoke, debian-subsys and debian-bench but those of
-# debian-system/debug-left-out (tools/debian-debug-run; record
+# debian-system/debug-left-out (tools/debian/debug-run.sh; record
 # docs/debian-debug.tsv). About 45 min of TCG; never part of check.
 # DEBIAN_DEBUG_ARGS e.g. "--base" or "--left-out".
 deb-debug-run:
-	tools/debian-debug-run $(DEBIAN_DEBUG_ARGS)
+	tools/debian/debug-run.sh $(DEBIAN_DEBUG_ARGS)
 
 # The Debian 12 system image (docs/debian-system.md): Debian's stock kernel, or
 # DEBS="linux-image-....deb ..." installed with dpkg -i. Needs the network;
 # never part of check. DEBIAN_BOOT_ARGS="--suites debian-subsys" runs each
 # converted shrinker's subsystem with its Debian tool (about 3-4 min of TCG).
 debian-image:
-	tools/debian-image $(if $(DEBS),--deb $(DEBS),--kernel stock)
+	tools/debian/image.sh $(if $(DEBS),--deb $(DEBS),--kernel stock)
 
 debian-boot:
-	tools/debian-boot $(if $(DEBS),--deb $(DEBS),--kernel stock) $(DEBIAN_BOOT_ARGS)
-
-# tools/debian-image and tools/debian-boot with stub mmdebstrap, qemu and a
-# stub QMP server (no network, ~25 s).
-debian-image-tests:
-	tests/test-debian-image.sh
-
-# tools/debian-evidence.py on recorded debian-subsys results (~1 s).
-debian-evidence-tests:
-	tests/test-debian-evidence.sh
+	tools/debian/boot.sh $(if $(DEBS),--deb $(DEBS),--kernel stock) $(DEBIAN_BOOT_ARGS)
 
 # The same Debian image booted alternately on Debian's stock kernel, base
 # and the series built with Debian's reduced config (the .debs of make deb
@@ -366,47 +242,15 @@ debian-evidence-tests:
 # docs/debian-system.md. Needs the network; never part of check.
 # DEBIAN_COMPARE_ARGS e.g. "--rounds 5 --n 50" or "--kernels stock,top".
 debian-compare:
-	tools/debian-compare $(DEBIAN_COMPARE_ARGS)
-
-# tools/debian-compare and tools/debian-report.py with stub debian-image
-# and debian-boot on synthetic samples (no boot, ~10 s).
-debian-compare-tests:
-	tests/test-debian-compare.sh
-
-# tools/debian-deb-check (run by tools/debian-deb on the s61-testmod
-# package it packs) on synthetic .debs: a good one passes, each broken one
-# fails; tools/testmod refuses a bad --install.
-debian-deb-check-tests:
-	tests/test-debian-deb-check.sh
-
-# tools/debian-broken with stub debian-deb, debian-image and debian-boot
-# (no build, no boot, ~2 s).
-debian-broken-tests:
-	tests/test-debian-broken.sh
-
-# tools/debian-debug-run with stub debian-image and debian-boot (no boot,
-# ~2 s).
-# subsys.sh and the debian-subsys binder and balloon tests on a fake /sys,
-# /proc and /boot, and how debian-system/expected judges what they say (~5 s).
-debian-subsys-tests:
-	tests/test-debian-subsys.sh
-
-# tools/debian-quilt export: order, DEP-3 fields, diffs, bad input (seconds,
-# no download).
-debian-quilt-tests:
-	tests/test-debian-quilt.sh --export-only
+	tools/debian/compare.sh $(DEBIAN_COMPARE_ARGS)
 
 # The quilt export applied to Debian's linux source package of the base
 # (about 140 MB, cached under the shared cache; the tree compared with
 # linux-source-6.1 + patches/ and the top branch; a few minutes). Not part
 # of check: docs/debian-packaging.md.
 debian-quilt-check: stack
-	@tools/deps debian-quilt
-	tests/test-debian-quilt.sh
-
-# tools/lint-docs on fixtures: work-diary wording and stray dates (~1 s).
-lint-docs-tests:
-	tests/test-lint-docs.sh
+	@tools/build/deps.sh debian-quilt
+	tests/debian/test-quilt.sh
 
 # Every page of docs/results/ (docs/results/pages.tsv) and README's timings
 # block is what its command writes from the committed records and today's
@@ -416,18 +260,10 @@ lint-docs-tests:
 check-records:
 	tools/lint/records.py
 
-# tools/lint/records.py on a copy of this project: a hand-edited figure, a
-# stale row, a hand-edited README block.
-records-tests:
-	tests/lint/test-records.sh
-
-# tools/lib/results.py on fixture records: rows of today's stack and of
-# another, README's block between its markers.
-results-tests:
-	tests/lib/test-results.sh
-
-debian-debug-run-tests:
-	tests/test-debian-debug-run.sh
+# Every page of docs/results/ and README's timings block anew from the
+# committed records (after a run that wrote a record; then commit them).
+results:
+	tools/lint/records.py --write
 
 clean-work:
 	rm -rf .work

@@ -52,6 +52,13 @@ exec(code)
 with open(dst, "w") as f:
     yaml.safe_dump(d, f) if fmt == "yaml" else json.dump(d, f)' "$@"
 }
+# rc_is N CMD...: CMD (output in $t/out) exits with N.
+rc_is() {
+	local want=$1 rc=0
+	shift
+	"$@" >"$t/out" 2>&1 || rc=$?
+	[ "$rc" = "$want" ] || { echo "exit $rc, want $want" >>"$t/out"; return 1; }
+}
 # says NAME TEXT...: one check that the last output ($t/out) has every TEXT.
 says() {
 	local name=$1 p
@@ -61,7 +68,7 @@ says() {
 	done
 	ok "$name"
 }
-# snapshot: what a refusal of tools/stack must leave as it was, in the
+# snapshot: what a refusal of tools/stack/stack.sh must leave as it was, in the
 # checkout of g() and the project $t/proj: the stack's refs (not the tags
 # init fetches from the shared import), HEAD, any am/rebase/cherry-pick/
 # merge/apply/move state, the working tree, patches/ and branch-stack.txt.
@@ -76,8 +83,8 @@ snapshot() {
 	g status --porcelain --untracked-files=all
 	(cd "$t/proj" && find patches branch-stack.txt -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
 }
-# Synthetic Debian uploads for the tests of tools/stack move and
-# tools/debian-matrix. make_source VERSION SCRIPT: a linux-source tree of
+# Synthetic Debian uploads for the tests of tools/stack/stack.sh move and
+# tools/debian/matrix.sh. make_source VERSION SCRIPT: a linux-source tree of
 # that version (Debian's top-level "/*" ignore rule included), changed by
 # SCRIPT run in the tree, as the tarball $t/src-VERSION.tar.xz.
 make_source() {
@@ -154,15 +161,15 @@ with_state() {
 		/^s61-exit: / && !done { print "# s61-tainted: " ta; print "# s61-debug-locks: " dl; done = 1 }
 		{ print }' "$1" >"$2"
 }
-# stub_debian_image: a stand-in $P/tools/debian-image that logs its
+# stub_debian_image: a stand-in $P/tools/debian/image.sh that logs its
 # arguments ("debian-image ARGS") to $calls and prints an empty $t/disk.img
 # as the image (for the tests of the tools that boot the Debian image).
 stub_debian_image() {
-	cat >"$P/tools/debian-image" <<EOF
+	cat >"$P/tools/debian/image.sh" <<EOF
 #!/usr/bin/env bash
 echo "debian-image \$*" >>"$calls"
 : >"$t/disk.img"
 echo "$t/disk.img"
 EOF
-	chmod +x "$P/tools/debian-image"
+	chmod +x "$P/tools/debian/image.sh"
 }

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # The guest init's mapping of a test script's exit status to its KTAP result
-# line. Sourced by /s61/init; the host's tests (tests/test-judge.sh) source
+# line. Sourced by /s61/init; the host's tests (tests/boot/test-judge.sh) source
 # it too and feed it fake test scripts. No side effects, no guest paths.
 #
 # A test (lib.sh) exits 0 pass, 1 fail, 2 skip, 3 expected failure. Exit

@@ -23,11 +23,11 @@ pass() {
 	exit 0
 }
 
-# The test module (testmod/: tools/testmod builds it, tools/guest-test puts
+# The test module (testmod/: tools/build/testmod.sh builds it, tools/boot/guest-test.sh puts
 # it into the initramfs) and why a test that needs it SKIPs on a kernel
-# without module support, the one kernel that has none: tools/guest-test
+# without module support, the one kernel that has none: tools/boot/guest-test.sh
 # allows that SKIP (its --expect-rule, "^no test module in the initramfs")
-# only when tools/testmod said so.
+# only when tools/build/testmod.sh said so.
 S61_KO=/s61/modules/s61_shrinker_test.ko
 # shellcheck disable=SC2034  # for the tests
 S61_NOMOD="no test module in the initramfs: the kernel has no module support (no /proc/modules)"
@@ -38,7 +38,7 @@ S61_NOMOD="no test module in the initramfs: the kernel has no module support (no
 # a kernel with module support, or the module loaded already, fails the test.
 testmod_ready() {
 	[ -e /proc/modules ] || return 1
-	[ -f "$S61_KO" ] || fail "the test module $S61_KO is not in the initramfs, on a kernel with module support (/proc/modules): tools/testmod did not build it or tools/guest-test did not add it"
+	[ -f "$S61_KO" ] || fail "the test module $S61_KO is not in the initramfs, on a kernel with module support (/proc/modules): tools/build/testmod.sh did not build it or tools/boot/guest-test.sh did not add it"
 	[ ! -d /sys/module/s61_shrinker_test ] || fail "s61_shrinker_test is loaded already"
 }
 

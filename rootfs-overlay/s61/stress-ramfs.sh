@@ -2,7 +2,7 @@
 # P2's workload, one copy for both suites that run it: the initramfs bench
 # suite's tests/bench/30-p2-ramfs.sh and the Debian system's debian-bench
 # dp2 (debian-system/overlay/s61/tests/debian-bench/03-dp2.sh), for which
-# tools/debian-image copies this file to the image's /s61/. Sourced after
+# tools/debian/image.sh copies this file to the image's /s61/. Sourced after
 # /s61/lib.sh (fail) and the suite's helpers (tests/bench/bench.lib,
 # /s61/dbench.sh), which source sample from /s61/bench-sample.sh.
 

@@ -96,7 +96,7 @@ check "... and the file is left as it was" bash -c "[ \"\$(cat '$R/README.md')\"
 
 # --- debian-versions -------------------------------------------------------------------
 {
-	echo "# tools/debian-matrix: a line per upload and field"
+	echo "# tools/debian/matrix.sh: a line per upload and field"
 	printf '1.0-1\tstack\t-\tu1\n1.0-1\tstack_id\t-\t%s\n1.0-1\thome\t-\t1.0-1\n1.0-1\tdry\t-\t(home)\n1.0-1\twhen\t-\t2026-12-07\n' "$sid"
 	printf '0.9-1\tstack\t-\tu2\n0.9-1\thome\t-\t1.0-1\n0.9-1\tdry\t-\texit 1: 1 conflict\n0.9-1\twhen\t-\t2026-12-06\n'
 	printf '0.9-1\tpatch\tone/0001-a.patch\tconflict a.c\n0.10-1\tstack\t-\tu3\n0.10-1\thome\t-\t1.0-1\n'

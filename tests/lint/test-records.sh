@@ -58,7 +58,7 @@ check "... and passes again once the page is regenerated" rc
 # 12-digit id masked and " (other stack)" removed before comparing.
 awk -F '\t' -v s="$(sid)" 'BEGIN { OFS = "\t" } !/^#/ { $3 = s } { print }' "$P/docs/broken-variants.tsv" >"$t/bv"
 cp "$t/bv" "$P/docs/broken-variants.tsv"
-(cd "$P" && S61_WORK=$t/w tools/broken-variants --table 2>/dev/null && python3 tools/lib/results.py timings 2>/dev/null)
+(cd "$P" && S61_WORK=$t/w tools/boot/broken-variants.sh --table 2>/dev/null && python3 tools/lib/results.py timings 2>/dev/null)
 check "(b) a page of today's stack is current" rc
 check "... its rows unmarked" bash -c "! grep -q '(other stack)' '$P/docs/results/broken-variants.md'"
 old=$(sid)
@@ -69,14 +69,16 @@ cp "$tp" "$t/tp"
 echo ' ' >>"$tp"
 check "... the stack changed" test "$(sid)" != "$old"
 check_fails "(b) the page made before the stack changed fails" rc
-says "... naming the page and its command" "docs/results/broken-variants.md: not what \`tools/broken-variants --table\` writes" \
+says "... naming the page and its command" "docs/results/broken-variants.md: not what \`tools/boot/broken-variants.sh --table\` writes" \
 	"(other stack)"
 regen_all
 check "... made anew, every row is marked and the check passes" rc
 check "... the rows marked other stack" test "$(grep -c "| $old (other stack) |" "$P/docs/results/broken-variants.md")" -gt 0
 cp "$t/tp" "$tp"
 cp "$here/docs/broken-variants.tsv" "$P/docs/broken-variants.tsv"
-regen_all
+check_fails "... back on the committed stack, the marked pages are stale" rc
+# broken on: --write a no-op (the pages stay as they were).
+check "records.py --write makes every page anew (make results)" env S61_WORK="$t/w" python3 "$P/tools/lint/records.py" --root "$P" --write
 check "... and back on the committed stack, current again" rc
 
 # (c) README's timings block edited by hand.
@@ -109,7 +111,7 @@ rm "$P/docs/results/debian-debug.md"
 check_fails "a listed page that is missing fails" rc
 says "... named with its command" "docs/results/debian-debug.md: missing; \`python3 tools/lib/results.py debian-debug\` writes it"
 check "--list prints the pages" python3 "$P/tools/lint/records.py" --root "$P" --list
-expect "... with their commands" out_has "docs/results/boot-commits.md	tools/boot-commits --table"
+expect "... with their commands" out_has "docs/results/boot-commits.md	tools/boot/boot-commits.sh --table"
 
 echo "1..$((pass + fail))"
 echo "records-tests: $pass passed, $fail failed"

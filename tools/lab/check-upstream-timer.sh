@@ -91,8 +91,8 @@ fi
 mkdir -p "$dir" 2>/dev/null || die "cannot make $dir (choose another with --dir)"
 tmp=$(mktemp "$dir/.s61-units.XXXXXX") || die "cannot write in $dir (choose another with --dir)"
 trap 'rm -f "$tmp"' EXIT
-service >"$tmp" && mv "$tmp" "$dir/s61-check-upstream.service" || die "cannot write $dir/s61-check-upstream.service"
+{ service >"$tmp" && mv "$tmp" "$dir/s61-check-upstream.service"; } || die "cannot write $dir/s61-check-upstream.service"
 tmp=$(mktemp "$dir/.s61-units.XXXXXX") || die "cannot write in $dir"
-timer >"$tmp" && mv "$tmp" "$dir/s61-check-upstream.timer" || die "cannot write $dir/s61-check-upstream.timer"
+{ timer >"$tmp" && mv "$tmp" "$dir/s61-check-upstream.timer"; } || die "cannot write $dir/s61-check-upstream.timer"
 echo "$prog: wrote $dir/s61-check-upstream.service and .timer ($cal)"
 echo "$prog: now: systemctl --user daemon-reload && systemctl --user enable --now s61-check-upstream.timer"

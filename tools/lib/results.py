@@ -5,12 +5,12 @@ Usage: tools/lib/results.py PAGE [--root DIR] [--out FILE]
        tools/lib/results.py readme-timings [--root DIR] [FILE]
        tools/lib/results.py stack-id [--root DIR]
 PAGE (each written to docs/results/PAGE.md unless --out names a file):
-  debian-versions  docs/debian-versions.tsv (tools/debian-matrix's record):
+  debian-versions  docs/debian-versions.tsv (tools/debian/matrix.sh's record):
                    per upload the dry run, move, build and boot; per patch
                    how it applies to each upload
-  debian-debug     docs/debian-debug.tsv (tools/debian-debug-run): the runs
+  debian-debug     docs/debian-debug.tsv (tools/debian/debug-run.sh): the runs
                    of the Debian debug flavour
-  debian-broken    docs/debian-broken.tsv (tools/debian-broken): the broken
+  debian-broken    docs/debian-broken.tsv (tools/debian/broken.sh): the broken
                    variants run on the Debian image
   timings          docs/records/timings.tsv, and the durations the other
                    records hold (docs/boot-commits.tsv, docs/broken-variants.tsv,
@@ -54,7 +54,7 @@ def lib_sh(root):
     for p in ("tools/lib/lib.sh", "tools/lib.sh"):
         if os.path.isfile(os.path.join(root, p)):
             return os.path.join(root, p)
-    die(f"no tools/lib/lib.sh nor tools/lib.sh under {root}")
+    die(f"no tools/lib/lib.sh nor tools/lib/lib.sh under {root}")
 
 
 def shell(root, code):
@@ -114,7 +114,7 @@ def head(title, records, command, now, extra=()):
          "do not edit by hand: change the record and run the command "
          "(`make check-records` fails on a page that differs from what it writes).",
          "",
-         f"Today's stack: `{now}` (`stack_id` of tools/lib.sh, from branch-stack.txt and patches/); "
+         f"Today's stack: `{now}` (`stack_id` of tools/lib/lib.sh, from branch-stack.txt and patches/); "
          f"a row of another stack, or of none recorded, is marked \"{OTHER}\"."]
     L += list(extra)
     L.append("")
@@ -151,12 +151,12 @@ def page_debian_versions(root, now):
     versions = sorted({v for (v, fld, _k) in R if fld == "stack"}, key=version_key)
     home = (shell(root, "stack_base_version") or ["?"])[0]
     L = head("The stack on every Debian linux-source-6.1 upload", [rec],
-             "tools/debian-matrix --page", now,
+             "tools/debian/matrix.sh --page", now,
              ["", f"The stack's own upload: `{home}` (branch-stack.txt). Each upload in a scratch copy "
-              "of the stack (`tools/debian-matrix`, `make debian-matrix`): `tools/stack move VERSION "
+              "of the stack (`tools/debian/matrix.sh`, `make debian-matrix`): `tools/stack/stack.sh move VERSION "
               "--dry-run` from the stack's upload, the move, and the build and boot of its top with "
-              "`tools/guest-test --config boot --suites smoke,lockless`; a conflict is resolved by a "
-              "recorded resolution (matrix/VERSION/) or not moved. The upload id is tools/debian-matrix's "
+              "`tools/boot/guest-test.sh --config boot --suites smoke,lockless`; a conflict is resolved by a "
+              "recorded resolution (matrix/VERSION/) or not moved. The upload id is tools/debian/matrix.sh's "
               "identity of what the row was made from (the stack and the upload's resolutions)."])
     L += ["## Per upload", ""]
     rows = []
@@ -206,9 +206,9 @@ def page_debian_debug(root, now):
     rec = "docs/debian-debug.tsv"
     rows = read_tsv(root, rec, ["date", "version", "ran", "left_out", "rc", "seconds", "run", "machine"])
     L = head("The Debian debug flavour, booted", [rec], "tools/lib/results.py debian-debug", now,
-             ["", "Each row is one boot of the debug flavour (`tools/debian-debug-run`): the package, "
+             ["", "Each row is one boot of the debug flavour (`tools/debian/debug-run.sh`): the package, "
               "what ran (every suite but the left-out tests, or the left-out ones alone), its exit "
-              "status (tools/debian-boot: 0 passed; 1 a test failed or a splat; 2 hang, crash or no "
+              "status (tools/debian/boot.sh: 0 passed; 1 a test failed or a splat; 2 hang, crash or no "
               "result), the run's id and the QEMU machine type."])
     ok = sum(1 for r in rows if r["rc"] == "0")
     L.append(f"{len(rows)} runs recorded, {ok} with exit status 0; "
@@ -229,7 +229,7 @@ def page_debian_broken(root, now):
     L = head("Deliberately broken kernels on the Debian image", [rec],
              "tools/lib/results.py debian-broken", now,
              ["", "Each variant of debian-system/broken-variants is a Debian package of the top with "
-              "one diff of tests/broken/ applied (`tools/debian-broken`), booted on the Debian image; "
+              "one diff of tests/broken/ applied (`tools/debian/broken.sh`), booted on the Debian image; "
               "it must fail the tests its line names."])
     L += table(["variant", "diff sha1", "verdict", "caught by", "tests failed", "package version", "s",
                 "date", "stack"],

@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """A figure without a current record fails: every results page is what its command writes.
 
-Usage: tools/lint/records.py [--root DIR] [--list]
+Usage: tools/lint/records.py [--root DIR] [--list | --write]
   --root DIR  the project to check (default: this one)
   --list      print each page and its command; check nothing
+  --write     run every command in the project itself: each page anew
+              from the committed records (make results); then commit them
 
 docs/results/pages.tsv lists every generated page (PAGE, COMMAND,
 RECORDS): the results pages of docs/results/ and README.md's timings
 block. The check copies the project (without .git and .work: no kernel
 checkout, no run) to a temporary directory, runs each COMMAND there (it
 rewrites its PAGE from the committed records and today's stack id, the
-stack_id of tools/lib.sh) and compares the page it wrote with the
+stack_id of tools/lib/lib.sh) and compares the page it wrote with the
 committed one. Any difference fails, naming the page and the command that
 regenerates it: a figure typed by hand, a page made from an older record,
 or a page made before the stack changed (a record's row of another stack
@@ -59,7 +61,7 @@ def copy_tree(root, dest):
 
 
 def main(argv):
-    root, listing = ROOT, False
+    root, listing, write = ROOT, False, False
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -71,6 +73,8 @@ def main(argv):
             i += 1
         elif a == "--list":
             listing = True
+        elif a == "--write":
+            write = True
         else:
             print(f"records: unknown argument {a} (see --help)", file=sys.stderr)
             return 2
@@ -80,6 +84,18 @@ def main(argv):
         for page, cmd, recs in pages:
             print(f"{page}\t{cmd}\t{recs}")
         return 0
+    if write:
+        failed = 0
+        for page, cmd, recs in pages:
+            proc = subprocess.run(shlex.split(cmd), cwd=root, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True)
+            if proc.returncode != 0:
+                print(f"records: {page}: `{cmd}` failed (exit {proc.returncode}):")
+                print("".join("  " + x + "\n" for x in proc.stdout.splitlines()[-8:]), end="")
+                failed += 1
+            else:
+                print(f"records: {page}: written by `{cmd}` from {recs}")
+        return 1 if failed else 0
     bad = 0
     listed = {p for p, _c, _r in pages}
     rdir = os.path.join(root, "docs/results")

@@ -5,11 +5,11 @@
 # bench suite (rootfs-overlay/s61/tests/bench/bench.lib):
 #   S61BENCH {"w":"dcont","m":"setup_ms","v":1234.5,"n":50}
 # which the runner (/s61/debian-run) forwards as "# S61BENCH ..."
-# diagnostics to the result port; tools/benchlib reads them from
+# diagnostics to the result port; tools/bench/benchlib reads them from
 # result.ktap. A test measures and judges correctness (every unit ended,
 # every mount gone, ...): it fails when the workload went wrong, never
 # because a figure is slow. Parameters come from the kernel command line
-# (tools/debian-boot --n, --append).
+# (tools/debian/boot.sh --n, --append).
 
 # The helper that times a system call alone (a fork and exec under TCG
 # cost tens of ms): /s61/dbench.py.
@@ -18,7 +18,7 @@ DBENCH_PY=/s61/dbench.py
 
 # sample WORKLOAD METRIC VALUE [EXTRA_JSON_MEMBERS]: one S61BENCH line, as
 # the initramfs bench suite writes it (rootfs-overlay/s61/bench-sample.sh,
-# which tools/debian-image copies to the image's /s61/).
+# which tools/debian/image.sh copies to the image's /s61/).
 # shellcheck source=rootfs-overlay/s61/bench-sample.sh
 . /s61/bench-sample.sh
 

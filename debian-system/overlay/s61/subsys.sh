@@ -135,7 +135,7 @@ sub_sobjs() {
 
 # sub_slab CACHE: objects in use of slab cache CACHE (/sys/kernel/slab, which
 # has merged caches under their own name too); "-" if there is none. On a
-# kernel with KASAN (the debug flavour of tools/debian-deb) a freed object
+# kernel with KASAN (the debug flavour of tools/debian/deb.sh) a freed object
 # waits in KASAN's quarantine and still counts as in use: the cache's
 # "shrink" (kmem_cache_shrink(), which takes the cache's objects out of
 # the quarantine first) is written before the reading, so that the count

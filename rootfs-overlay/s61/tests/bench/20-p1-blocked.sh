@@ -22,8 +22,8 @@ dbg=/sys/kernel/debug/s61_shrinker_test
 ext=/mnt/p1-ext4
 tmp=/mnt/p1-tmpfs
 
-[ -f "$ko" ] || fail "no test module in the initramfs (tools/testmod did not build it)"
-[ -f "$ko2" ] || fail "no $ko2 in the initramfs (tools/bench builds it)"
+[ -f "$ko" ] || fail "no test module in the initramfs (tools/build/testmod.sh did not build it)"
+[ -f "$ko2" ] || fail "no $ko2 in the initramfs (tools/bench/bench.sh builds it)"
 
 loaded=0 ext_mounted=0
 cleanup() {

@@ -24,7 +24,7 @@
 #
 # When a step cannot be set up (mount or mkdir fails, memory runs out), the
 # sweep stops there and says so in a "skipped" sample for each N not done.
-# make bench-sweep runs it in boots of its own (tools/bench --only
+# make bench-sweep runs it in boots of its own (tools/bench/bench.sh --only
 # 70-p4-sweep): the memcgs and mounts of the other bench tests would add to
 # the walk (the "shrinkers" sample counts what is registered at each N).
 #

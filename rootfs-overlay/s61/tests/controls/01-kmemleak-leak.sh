@@ -11,7 +11,7 @@
 # plain run, a real leak would pass too.
 . /s61/lib.sh
 ko=/s61/modules/s61_shrinker_test.ko
-[ -f "$ko" ] || fail "no test module in the initramfs (tools/testmod did not build it)"
+[ -f "$ko" ] || fail "no test module in the initramfs (tools/build/testmod.sh did not build it)"
 [ -w /sys/kernel/debug/kmemleak ] || fail "no kmemleak in this kernel (debug config)"
 [ ! -d /sys/module/s61_shrinker_test ] || fail "s61_shrinker_test is loaded already"
 insmod "$ko" leak=1 || fail "cannot load the test module with leak=1"

@@ -6,7 +6,7 @@
 # ops_per_s: bogo ops per second of wall-clock time from stress-ng's YAML
 # report, s61.dp2_reps= runs (3) of s61.dp2_secs= seconds (15) each: the
 # runs are P2's own code, /s61/stress-ramfs.sh (rootfs-overlay/s61/, which
-# tools/debian-image copies into the image). Fails when stress-ng fails or
+# tools/debian/image.sh copies into the image). Fails when stress-ng fails or
 # reports no rate or no work, or when a ramfs mount is left behind in any
 # mount namespace.
 . /s61/lib.sh

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The running kernel is the one the host booted (s61.kver=, from
-# tools/debian-boot --kver) and a package of the image installed it.
+# tools/debian/boot.sh --kver) and a package of the image installed it.
 . /s61/lib.sh
 want=$(cmdline_arg s61.kver)
 got=$(uname -r)

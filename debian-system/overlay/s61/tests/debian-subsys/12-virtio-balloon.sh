@@ -1,5 +1,5 @@
 #!/bin/bash
-# virtio-balloon: tools/debian-boot gives the guest a virtio-balloon-pci
+# virtio-balloon: tools/debian/boot.sh gives the guest a virtio-balloon-pci
 # device (free-page-hint=on: the only case in which 6.1's driver registers
 # its virtio-balloon shrinker) and a QMP socket. The test asks the host,
 # with a line "s61-host: balloon MIB" on the result port, to inflate the
@@ -12,23 +12,23 @@
 # (debian-system/registered-only).
 # The device has no MSI-X: on QEMU's pc machine a debug kernel can be too
 # slow for ACPI's _PRT and leave it without an interrupt route, and the
-# host's request never arrives (tools/debian-boot's "note: ACPI" line says
-# so); tools/debian-debug-run boots q35 for that reason.
+# host's request never arrives (tools/debian/boot.sh's "note: ACPI" line says
+# so); tools/debian/debug-run.sh boots q35 for that reason.
 . /s61/lib.sh
 # shellcheck source=debian-system/overlay/s61/subsys.sh
 . /s61/subsys.sh
 sub_module VIRTIO_BALLOON virtio_balloon
 sub_debugfs
 d=$(find /sys/bus/virtio/drivers/virtio_balloon -mindepth 1 -maxdepth 1 -name 'virtio[0-9]*' -printf '%f\n' 2>/dev/null | head -n 1)
-[ -n "$d" ] || fail "no virtio-balloon device bound to virtio_balloon (tools/debian-boot adds -device virtio-balloon-pci)"
+[ -n "$d" ] || fail "no virtio-balloon device bound to virtio_balloon (tools/debian/boot.sh adds -device virtio-balloon-pci)"
 feat=$(cat "/sys/bus/virtio/devices/$d/features")
 # VIRTIO_BALLOON_F_*: bit 2 deflate-on-oom, 3 free-page-hint, 5 reporting
 echo "balloon $d: features $feat (deflate-on-oom ${feat:2:1}, free-page-hint ${feat:3:1}, page-reporting ${feat:5:1})"
 # 6.1's driver registers its shrinker only with free-page-hint (bit 3),
-# which tools/debian-boot gives the device: without it there is no
+# which tools/debian/boot.sh gives the device: without it there is no
 # shrinker to judge, and the test fails saying so.
 [ "${feat:3:1}" = 1 ] ||
-	fail "balloon $d has no free-page-hint (bit 3 of its features $feat): 6.1's virtio_balloon registers no shrinker without it (tools/debian-boot gives -device virtio-balloon-pci,free-page-hint=on)"
+	fail "balloon $d has no free-page-hint (bit 3 of its features $feat): 6.1's virtio_balloon registers no shrinker without it (tools/debian/boot.sh gives -device virtio-balloon-pci,free-page-hint=on)"
 [ "$(cat /sys/class/tty/ttyS1/type 2>/dev/null || echo 0)" != 0 ] || fail "no result port ttyS1 to ask the host"
 mt() { awk '$1 == "MemTotal:" { print $2 }' /proc/meminfo; }
 vm() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
@@ -57,7 +57,7 @@ if ! wait_until 60 inflated; then
 	wait_until 60 inflated || {
 		state
 		ask 0
-		fail "MemTotal $m0 -> $(mt) kB 120 s after asking the host to inflate the balloon by 256 MiB (did tools/debian-boot get the request? its host-requests.log)"
+		fail "MemTotal $m0 -> $(mt) kB 120 s after asking the host to inflate the balloon by 256 MiB (did tools/debian/boot.sh get the request? its host-requests.log)"
 	}
 fi
 m1=$(mt)

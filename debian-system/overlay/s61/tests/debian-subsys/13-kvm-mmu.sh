@@ -17,7 +17,7 @@ if grep -qw svm /proc/cpuinfo; then
 elif grep -qw vmx /proc/cpuinfo; then
 	mod=kvm_intel par=ept
 else
-	fail "the CPU has neither svm nor vmx (tools/debian-boot's TCG -cpu max has svm)"
+	fail "the CPU has neither svm nor vmx (tools/debian/boot.sh's TCG -cpu max has svm)"
 fi
 sub_module KVM "$mod"
 modprobe -r "$mod" || fail "cannot unload $mod to reload it with $par=0"
