@@ -71,16 +71,16 @@ printf '%s\n' '# Benchmarks' 'The 5th session run.' >"$R/docs/results/benchmarks
 check_fails "... but no work period" ld docs/results/benchmarks.md
 rm "$R/docs/results/benchmarks.md" "$R/README.md"
 
-# seen failing with: the SECTIONS entry of debian-matrix removed; END never
+# seen failing with: the SECTIONS entry of results removed; END never
 # matched (the section runs to the end of the page)
-page '# P' '<!-- debian-matrix: per-version begin -->' '| 6.1.190-1 | 2026-12-06 |' '<!-- debian-matrix: per-version end -->'
+page '# P' '<!-- results: timings begin -->' '| 6.1.190-1 | 2026-12-06 |' '<!-- results: timings end -->'
 check "a date in a generated section passes" ld docs/p.md
-page '# P' '<!-- debian-matrix: per-version begin -->' '| a |' '<!-- debian-matrix: per-version end -->' 'Then 2026-12-06.'
+page '# P' '<!-- results: timings begin -->' '| a |' '<!-- results: timings end -->' 'Then 2026-12-06.'
 check_fails "... not after its end marker" ld docs/p.md
 # seen failing with: BEGIN accepting every NAME (section = m.group(1))
 page '# P' '<!-- cover-letter: begin -->' 'Run 2026-12-06.' '<!-- cover-letter: end -->'
 check_fails "another marker exempts nothing" ld docs/p.md
-page '# P' '<!-- debian-matrix: per-version begin -->' 'x'
+page '# P' '<!-- results: timings begin -->' 'x'
 check_fails "a generated section without its end marker fails" ld docs/p.md
 
 # seen failing with: tracked() returning True for every existing file

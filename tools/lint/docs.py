@@ -58,11 +58,6 @@ def generated(root):
 # Sections that a tool writes between its markers in a hand-written page.
 SECTIONS = {
     "results": "tools/lib/results.py readme-timings (README.md), from docs/records/timings.tsv",
-    # No tool writes these two any more (docs/results/debian-compare.md and
-    # docs/results/debian-versions.md are whole pages now); they stay
-    # exempt until the hand-written pages drop the old sections.
-    "debian-compare": "formerly tools/debian/report.py --page (docs/debian-system.md)",
-    "debian-matrix": "formerly tools/debian/matrix.sh (docs/debian-versions.md)",
 }
 
 SESSION = re.compile(r"\bsessions?\b", re.I)
