@@ -13,7 +13,8 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 t=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
 R=$t/root
-mkdir -p "$R/docs"
+mkdir -p "$R/docs/bench"
+: >"$R/docs/bench/2026-12-06-x.md"
 git -C "$R" init -q
 ld() { "$here/tools/lint/docs.py" --root "$R" "$@"; }
 page() { printf '%s\n' "$@" >"$R/docs/p.md"; }
@@ -111,6 +112,17 @@ page '# P' 'Measured 2026-12-03.'
 check_fails "... and docs/*.md" ld
 page '# P' 'Reference.'
 check "clean pages pass" ld
+# A path the page names must exist (the tools moved once; a page kept the
+# old names). seen failing with: the PATH loop of lint() removed.
+mkdir -p "$R/tools/boot"; : >"$R/tools/boot/guest-test.sh"
+page '# P' "Run \`tools/boot/guest-test.sh --help\`."
+check "a page naming a command that exists passes" ld docs/p.md
+page '# P' "Run \`tools/guest-test.sh --help\`."
+check_fails "a page naming a command that does not exist fails" ld docs/p.md
+expect "... naming the path" out_has "tools/guest-test.sh: no such file in the repository"
+page '# P' "The kernel runs \`tools/testing/kunit/kunit.py\`; records are docs/bench/*.json."
+check "... the kernel tree's tools/testing/ and a glob are not checked" ld docs/p.md
+
 check "--help" ld --help
 expect "... prints the usage" out_has 'Usage: tools/lint/docs.py'
 check_fails "an unknown option fails" ld --bogus

@@ -12,7 +12,10 @@ FILE:LINE: what, and the line.
 
 Rejected everywhere, generated pages included:
   - the word "session" or "sessions" (a work period is not a reference);
-  - an ordinal opening a parenthesis, "(17th ...": a work period's number.
+  - an ordinal opening a parenthesis, "(17th ...": a work period's number;
+  - a path of this repository (tools/, tests/ or docs/, ending .sh, .py,
+    .md, .tsv, .runs or .txt) that does not exist: a command, test or page
+    that moved (the kernel tree's tools/testing/ and globs aside).
 Rejected outside what a tool writes from a committed record:
   - a date YYYY-MM-DD standing as a word (not inside a name such as a
     tag "mm-hotfixes-stable-2024-01-05-11-35" or a file "2026-12-06-x.md").
@@ -68,6 +71,9 @@ DATE = re.compile(r"(?<![-\w/.])(19|20)\d\d-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]
 BEGIN = re.compile(r"<!--\s*([A-Za-z0-9_-]+):.*\bbegin\b")
 END = re.compile(r"<!--\s*([A-Za-z0-9_-]+):.*\bend\b.*-->")
 RECORD = re.compile(r"^\s*<!--\s*record:\s*(\S+)\s*-->\s*$")
+# A path of this repository that a page names: a command, a test, a page or
+# a record (the kernel tree's own tools/testing/... is not one of ours).
+PATH = re.compile(r"(?<![\w/.-])((?:tools|tests|docs)/[\w./-]*\.(?:sh|py|md|tsv|runs|txt))(?![\w/-])")
 
 
 def usage(code):
@@ -137,6 +143,11 @@ def lint(root, rel):
             if line.strip() and record is not None:
                 say(n, f"record marker of {record} is not directly above a table", line)
                 record = None
+        for m in PATH.finditer(line):
+            path = m.group(1)
+            if not path.startswith("tools/testing/") and "*" not in path \
+                    and not os.path.exists(os.path.join(root, path)):
+                say(n, f"{path}: no such file in the repository (moved or renamed?)", line)
         if is_generated or section is not None or (in_table and record is not None):
             continue
         m = DATE.search(line)
@@ -184,7 +195,7 @@ def main(argv):
         print(f"lint-docs: {found} finding(s): reference docs are present tense, "
               "without work periods or dates (tools/lint/docs.py --help)")
         return 1
-    print(f"lint-docs: {len(files)} page(s) without work-diary wording or stray dates")
+    print(f"lint-docs: {len(files)} page(s) without work-diary wording, stray dates or paths that do not exist")
     return 0
 
 
