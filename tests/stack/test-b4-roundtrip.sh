@@ -107,7 +107,7 @@ cp "$t/aout" "$t/cover-figures"
 # seen failing with: the stack id test of testing_figures removed (3 of 2)
 check "  ... the broken kernels caught on this stack, from the record" grep -q "^- 2 of the [0-9]* deliberately broken kernels" "$t/cover-figures"
 check "  ... the other stack's row not counted, and said" grep -q "(rows of other stacks, not counted: 1)" "$t/cover-figures"
-check "  ... the commits booted, from the record" grep -q "^- 1 of the $n commits were booted" "$t/cover-figures"
+check "  ... the commits booted, from the record" grep -q "^- 1 of the $n commits have a recorded boot" "$t/cover-figures"
 check "  ... no other doc's '## Summary'" bash -c "! grep -q 'selftest figure)\$' '$t/cover-figures'"
 check "  ... the benchmark verdict table as one line per workload" grep -Eq "^  P9 +faster +median 1234 ms vs 5678 ms\$" "$t/cover-figures"
 # A row's table says one thing: a sub-verdict of part of the pairs is not

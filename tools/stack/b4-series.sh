@@ -488,10 +488,10 @@ testing_figures() {
 	- $caught of the $claims deliberately broken kernels of tests/broken/
 	  that a test claims to catch were run on this stack and caught by
 	  that test (rows of other stacks, not counted: $stale);
-	- $booted of the $n commits were booted one at a time with the debug
-	  kernel (lockdep, PROVE_RCU, KASAN, kmemleak) and passed the smoke,
-	  lockless and race suites (every commit of prep, the core branches
-	  and tests is booted so).
+	- $booted of the $n commits have a recorded boot of their tree, one at
+	  a time, with the debug kernel (lockdep, PROVE_RCU, KASAN, kmemleak)
+	  that passed the smoke, lockless and race suites (make boot-commits
+	  boots those of prep, the core branches and tests).
 	EOF
 }
 
