@@ -389,12 +389,12 @@ source_tree() {
 		die "could not download $S61_SRC_PKG $ver, and S61_IMPORT_FROM=deb forbids the source package: 'apt-cache madison $S61_SRC_PKG' lists the uploads"
 	[ "${S61_IMPORT_FROM:-auto}" = source ] ||
 		info "no $S61_SRC_PKG $ver .deb in the archive; trying Debian's source package linux $ver"
-	command -v dpkg-source >/dev/null ||
-		die "dpkg-source is missing (it unpacks the source package): run 'tools/build/deps.sh debian-quilt', then again"
 	if ! dsc=$("$S61_ROOT/tools/debian/quilt.sh" source "$ver" 2>"$dir/source.log"); then
 		why=$(sed -n 's/^debian-quilt: error: //p' "$dir/source.log" | head -1)
 		die "could not download $S61_SRC_PKG $ver, nor Debian's source package linux $ver (${why:-see above}): 'apt-cache madison $S61_SRC_PKG' lists the uploads; 'apt-get update' refreshes that list"
 	fi
+	command -v dpkg-source >/dev/null ||
+		die "could not download $S61_SRC_PKG $ver; Debian's source package linux $ver is there ($dsc), but dpkg-source, which unpacks it, is missing: run 'tools/build/deps.sh debian-quilt', then again"
 	src=$dir/src/linux-$ver
 	dpkg-source -q -x "$dsc" "$src" >"$dir/dpkg-source.log" 2>&1 ||
 		die "dpkg-source -x $dsc failed: $(tail -2 "$dir/dpkg-source.log" | tr '\n' ' ')"
